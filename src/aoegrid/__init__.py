@@ -1,0 +1,69 @@
+"""aoegrid: which squares of a battle map an area effect covers, as the rulebooks count it.
+
+Coordinates are in grid units (squares): x grows to the right, y grows down.
+Integer ``(x, y)`` is the intersection at the top-left corner of square
+``(x, y)``, which spans ``[x, x+1] x [y, y+1]``. Masks are ``(height, width)``
+bool arrays indexed ``mask[y, x]``. Sizes are in the grid's unit (feet by
+default, 5 ft a square). Directions are degrees clockwise from +x on screen
+(0 = east, 90 = south) or compass names.
+
+Examples
+--------
+>>> import aoegrid as ag
+>>> grid = ag.Grid(width=40, height=30)
+>>> a = ag.area(ag.Sphere(20), at=(20, 15), on=grid, rules="starfinder")
+>>> a.mask.shape, len(a), (21, 15) in a
+((30, 40), 44, True)
+"""
+
+from aoegrid import savage_worlds
+from aoegrid.area import Area, area
+from aoegrid.distance import distance
+from aoegrid.errors import (
+    AoegridError,
+    GridMismatchError,
+    GridTooLargeError,
+    InvalidTypeError,
+    InvalidValueError,
+    OffGridError,
+)
+from aoegrid.grid import Grid
+from aoegrid.options import Anchor, ConeKind, Diagonals, Inclusion, Mode, OriginPoint, Side, SpaceOrigin
+from aoegrid.rules import PRESETS, Rules
+from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shapable, Sphere
+from aoegrid.tokens import SIZES, Space, Token
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "PRESETS",
+    "SIZES",
+    "Anchor",
+    "AoegridError",
+    "Area",
+    "Cone",
+    "ConeKind",
+    "Cube",
+    "Cylinder",
+    "Diagonals",
+    "Grid",
+    "GridMismatchError",
+    "GridTooLargeError",
+    "Inclusion",
+    "InvalidTypeError",
+    "InvalidValueError",
+    "Line",
+    "Mode",
+    "OffGridError",
+    "OriginPoint",
+    "Rules",
+    "Shapable",
+    "Side",
+    "Space",
+    "SpaceOrigin",
+    "Sphere",
+    "Token",
+    "area",
+    "distance",
+    "savage_worlds",
+]

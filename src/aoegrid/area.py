@@ -1,0 +1,575 @@
+"""Areas: which squares an effect covers.
+
+:func:`area` is the entry point; it returns an :class:`Area`, a set of squares
+on a grid that knows how it was made.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from aoegrid._validate import point
+from aoegrid.directions import right_normal, unit_vector
+from aoegrid.distance import measure
+from aoegrid.errors import (
+    GridMismatchError,
+    InvalidTypeError,
+    InvalidValueError,
+    OffGridError,
+)
+from aoegrid.grid import Grid
+from aoegrid.options import Anchor, ConeKind, Inclusion, Mode, OriginPoint, Side, SpaceOrigin, parse_option
+from aoegrid.raster import (
+    Window,
+    center_offsets,
+    centers,
+    covered,
+    far_offsets,
+    near_offsets,
+    ray_crossing,
+    threshold_mask,
+)
+from aoegrid.regions import EPS, ConvexPolygon, Region, RoundedRect, Sector, Teardrop
+from aoegrid.rules import Rules, resolve_rules
+from aoegrid.shapes import SHAPE_TYPES, Cone, Cube, Cylinder, Line, Shapable, Shape, Sphere
+from aoegrid.tokens import Space, Token
+
+BoolArray = NDArray[np.bool_]
+
+#: Stencils up to this many squares are cached per (shape, rules, origin
+#: offset within its square), so placing the same effect again is a copy.
+_CACHE_CELLS = 1 << 16
+
+
+@dataclass(frozen=True, slots=True)
+class _Origin:
+    """The resolved origin: a point (``x0 == x1``, ``y0 == y1``) or a rectangle."""
+
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    @property
+    def is_point(self) -> bool:
+        return self.x0 == self.x1 and self.y0 == self.y1
+
+
+def area(
+    shape: Shape,
+    at: Any,
+    on: Grid,
+    rules: Rules | str = "starfinder",
+    mode: Mode | str = "burst",
+    *,
+    include_origin: bool | None = None,
+) -> Area:
+    """The squares of grid ``on`` that ``shape``, placed ``at`` a point, covers.
+
+    Parameters
+    ----------
+    shape : Sphere, Cylinder, Cone, Line, Cube or Shapable
+        The shape, sized in the grid's unit.
+    at : (x, y), Token or Space
+        The point of origin in grid units (x right, y down; integer points are
+        intersections, ``(x + 0.5, y + 0.5)`` is the centre of square (x, y)),
+        or a creature's space for areas centred on or coming from a creature.
+        From a space, a sphere or cylinder is measured from the space's edges
+        or centre (``Rules.from_space``); a cone, cube or line starts where its
+        direction leaves the space (at the nearest corner under rules whose
+        origins are intersections; from an edge's middle, the corner to the
+        right of the direction).
+    on : Grid
+        The grid.
+    rules : str or Rules
+        A preset name (``"starfinder"``, ``"pf2e"``, ``"sw5e"``,
+        ``"savage-worlds"`` or an alias) or a :class:`Rules`.
+    mode : str
+        ``"burst"``, ``"emanation"`` or ``"spread"``. With no walls the three
+        cover the same squares.
+    include_origin : bool, optional
+        Whether a creature the area comes from is in it. ``None`` follows the
+        rules (5e leaves the caster out of its own cone, cube and line).
+
+    Returns
+    -------
+    Area
+
+    Raises
+    ------
+    OffGridError
+        If the origin lies off the grid (its border counts as on it).
+    InvalidValueError
+        For an origin the rules do not allow, a grid in the wrong unit, or a
+        shapable area thinner than its minimum dimension.
+
+    Examples
+    --------
+    >>> g = Grid(8, 8)
+    >>> a = area(Sphere(10), at=(4, 4), on=g)
+    >>> len(a)
+    12
+    >>> print(a.to_text())
+     . . . . . . . .
+     . . . . . . . .
+     . . . # # . . .
+     . . # # # # . .
+            +
+     . . # # # # . .
+     . . . # # . . .
+     . . . . . . . .
+     . . . . . . . .
+    """
+    if not isinstance(on, Grid):
+        raise InvalidTypeError(f"on must be an aoegrid.Grid, got {on!r} of type {type(on).__name__}")
+    if not isinstance(shape, SHAPE_TYPES):
+        raise InvalidTypeError(
+            f"shape must be one of Sphere, Cylinder, Cone, Line, Cube, Shapable; got {shape!r}"
+        )
+    grid = on
+    rules = resolve_rules(rules)
+    mode = parse_option(Mode, mode, "mode")
+    if include_origin is not None and not isinstance(include_origin, bool):
+        raise InvalidTypeError(f"include_origin must be True, False or None, got {include_origin!r}")
+    if rules.units is not None and rules.units != grid.units:
+        raise InvalidValueError(
+            f"{rules.name} rules measure in {rules.units!r} but the grid is in "
+            f"{grid.units!r}; make the grid with units={rules.units!r} "
+            f"(or use rules.replace(units=None) to accept any unit)"
+        )
+    caster: Space | None = None
+    if isinstance(at, (Token, Space)):
+        caster = at.space if isinstance(at, Token) else at
+        _check_space(caster, grid)
+        origin = _origin_from_space(shape, caster, rules)
+    else:
+        p = point(at, "at")
+        if not grid.contains_point(p):
+            raise OffGridError(
+                f"origin {_fmt(p)} is off the {grid.width} x {grid.height} grid; points "
+                f"must lie in [0, {grid.width}] x [0, {grid.height}] (the border counts)"
+            )
+        if rules.origin is OriginPoint.INTERSECTION and not (p[0].is_integer() and p[1].is_integer()):
+            near = (round(p[0]), round(p[1]))
+            raise InvalidValueError(
+                f"{rules.name} rules put every point of origin on a grid intersection; "
+                f"{_fmt(p)} is not one (nearest: {near}). Pass an intersection, or "
+                f"rules.replace(origin='any') to allow any point"
+            )
+        origin = _Origin(p[0], p[1], p[0], p[1])
+
+    window, local = _stencil_on_grid(shape, origin, rules, grid)
+    if caster is not None:
+        included = shape.name in rules.origin_included if include_origin is None else include_origin
+        if not included:
+            local = local.copy()
+            _clear_space(local, window, caster)
+    return Area(grid, window, local, shape=shape, origin=caster or (origin.x0, origin.y0),
+                rules=rules, mode=mode)
+
+
+def _fmt(p: tuple[float, float]) -> str:
+    return f"({p[0]:g}, {p[1]:g})"
+
+
+def _check_space(space: Space, grid: Grid) -> None:
+    x0, y0, x1, y1 = space.bounds
+    if x0 < 0 or y0 < 0 or x1 > grid.width or y1 > grid.height:
+        raise OffGridError(
+            f"creature space {space} is not wholly on the {grid.width} x {grid.height} grid"
+        )
+
+
+def _origin_from_space(shape: Shape, space: Space, rules: Rules) -> _Origin:
+    x0, y0, x1, y1 = space.bounds
+    if isinstance(shape, (Sphere, Cylinder)):
+        if rules.from_space is SpaceOrigin.EDGES:
+            return _Origin(x0, y0, x1, y1)
+        cx, cy = space.center
+        if rules.origin is OriginPoint.INTERSECTION:
+            cx, cy = math.floor(cx), math.floor(cy)
+        return _Origin(cx, cy, cx, cy)
+    if isinstance(shape, Shapable):
+        raise InvalidValueError(
+            "a Shapable area is placed at an intersection, not on a creature; pass at=(x, y)"
+        )
+    d = unit_vector(shape.direction)
+    cx, cy = space.center
+    # Leave the space along the direction: the first side the ray meets.
+    tx = (space.width / 2) / abs(d[0]) if d[0] else math.inf
+    ty = (space.height / 2) / abs(d[1]) if d[1] else math.inf
+    t = min(tx, ty)
+    px, py = cx + t * d[0], cy + t * d[1]
+    if rules.origin is OriginPoint.INTERSECTION:
+        n = right_normal(d)
+        corners = [(x, y) for x in (x0, x1) for y in (y0, y1)]
+        # Nearest corner; an exact tie goes to the corner right of the direction.
+        px, py = min(
+            corners,
+            key=lambda c: (round(math.hypot(c[0] - px, c[1] - py), 9), -(c[0] * n[0] + c[1] * n[1])),
+        )
+    return _Origin(px, py, px, py)
+
+
+def _clear_space(local: BoolArray, window: Window, space: Space) -> None:
+    xa = max(space.x - window.x0, 0)
+    ya = max(space.y - window.y0, 0)
+    xb = min(space.x + space.width - window.x0, window.width)
+    yb = min(space.y + space.height - window.y0, window.height)
+    if xa < xb and ya < yb:
+        local[ya:yb, xa:xb] = False
+
+
+def _stencil_on_grid(shape: Shape, origin: _Origin, rules: Rules, grid: Grid) -> tuple[Window, BoolArray]:
+    """The shape's squares near the origin, clipped to the grid.
+
+    Computed in a frame whose origin is the integer point below-left of the
+    origin, so the answer depends only on the origin's offset within its
+    square; small stencils are cached on that offset.
+    """
+    fx, fy = math.floor(origin.x0), math.floor(origin.y0)
+    rel = _Origin(origin.x0 - fx, origin.y0 - fy, origin.x1 - fx, origin.y1 - fy)
+    full = Window.around(_bounds(shape, rel, rules, grid.square), None)
+    if full.width * full.height <= _CACHE_CELLS:
+        stencil = _cached_stencil(shape, rel, rules, grid.square, full)
+        win, local = full, stencil
+    else:
+        clip = Window.around(_bounds(shape, rel, rules, grid.square), None)
+        x0 = max(clip.x0, -fx)
+        y0 = max(clip.y0, -fy)
+        x1 = min(clip.x0 + clip.width, grid.width - fx)
+        y1 = min(clip.y0 + clip.height, grid.height - fy)
+        win = Window(x0, y0, max(x1 - x0, 0), max(y1 - y0, 0))
+        local = _rasterize(shape, rel, rules, grid.square, win)
+    # Clip the (relative) window to the grid and move it to grid coordinates.
+    x0 = max(win.x0 + fx, 0)
+    y0 = max(win.y0 + fy, 0)
+    x1 = min(win.x0 + win.width + fx, grid.width)
+    y1 = min(win.y0 + win.height + fy, grid.height)
+    out = Window(x0, y0, max(x1 - x0, 0), max(y1 - y0, 0))
+    sx, sy = x0 - fx - win.x0, y0 - fy - win.y0
+    return out, local[sy : sy + out.height, sx : sx + out.width]
+
+
+@lru_cache(maxsize=512)
+def _cached_stencil(shape: Shape, origin: _Origin, rules: Rules, square: float, window: Window) -> BoolArray:
+    mask = _rasterize(shape, origin, rules, square, window)
+    mask.flags.writeable = False
+    return mask
+
+
+def _bounds(shape: Shape, o: _Origin, rules: Rules, square: float) -> tuple[float, float, float, float]:
+    """A box holding every square the shape can take."""
+    if isinstance(shape, Shapable):
+        x0, y0, x1, y1 = shape.bounds
+        return o.x0 + x0, o.y0 + y0, o.x0 + x1, o.y0 + y1
+    if isinstance(shape, Line):
+        reach = (shape.length + _line_width(shape, rules)) / square
+    else:
+        reach = shape.reach / square
+    # Every diagonal rule counts at least the larger offset, so a far-edge
+    # square lies within `reach` squares of the origin on each axis.
+    return o.x0 - reach, o.y0 - reach, o.x1 + reach, o.y1 + reach
+
+
+def _line_width(shape: Line, rules: Rules) -> float:
+    return rules.line_width if shape.width is None else shape.width
+
+
+def _rasterize(shape: Shape, o: _Origin, rules: Rules, square: float, window: Window) -> BoolArray:
+    """The squares of ``window`` the shape covers under ``rules``."""
+    if window.width == 0 or window.height == 0:
+        return np.zeros(window.shape, dtype=bool)
+    if isinstance(shape, (Sphere, Cylinder)):
+        return _round(shape.radius / square, o, rules, window)
+    if isinstance(shape, Shapable):
+        return _shapable(shape, o, square, window)
+    ox, oy = o.x0, o.y0
+    if isinstance(shape, Line):
+        return _line(shape, (ox, oy), rules, square, window)
+    d = unit_vector(shape.direction)
+    if isinstance(shape, Cone):
+        length = shape.length / square
+        kind = shape.kind or rules.cone
+        if kind is ConeKind.QUARTER_CIRCLE and rules.inclusion is Inclusion.FAR_EDGE:
+            cx, cy = centers(window)
+            from aoegrid.regions import within_angle
+
+            aimed = within_angle(cx - ox, cy - oy, d, 45.0)
+            return np.asarray(aimed & _far_within(length, o, rules, window))
+        region: Region = _cone_region(kind, (ox, oy), d, shape.direction, length)
+    else:
+        region = _cube_region(shape, (ox, oy), d, square)
+    return _include(region, (ox, oy), rules, window)
+
+
+def _round(radius: float, o: _Origin, rules: Rules, window: Window) -> BoolArray:
+    inc = rules.inclusion
+    xs, ys = window.xs, window.ys
+    if inc is Inclusion.FAR_EDGE:
+        return _far_within(radius, o, rules, window)
+    if inc is Inclusion.HALF:
+        return covered(RoundedRect(o.x0, o.y0, o.x1, o.y1, radius), window, 0.5)
+    if inc is Inclusion.CENTER:
+        cols, rows = center_offsets(xs, o.x0, o.x1), center_offsets(ys, o.y0, o.y1)
+        limit = (radius + EPS) ** 2
+        return threshold_mask(cols, rows, lambda c, r: c * c + r * r <= limit)
+    # touch: some area of the square lies strictly inside the circle.
+    cols, rows = near_offsets(xs, o.x0, o.x1), near_offsets(ys, o.y0, o.y1)
+    limit = (radius - EPS) ** 2
+    return threshold_mask(cols, rows, lambda c, r: c * c + r * r < limit)
+
+
+def _far_within(length: float, o: _Origin, rules: Rules, window: Window) -> BoolArray:
+    """Squares whose far corner lies within ``length`` under the diagonal rule."""
+    cols = far_offsets(window.xs, o.x0, o.x1)
+    rows = far_offsets(window.ys, o.y0, o.y1)
+    rule = rules.diagonals
+    return threshold_mask(cols, rows, lambda c, r: measure(c, r, rule) <= length + EPS)
+
+
+def _cone_region(kind: ConeKind, o: tuple[float, float], d: tuple[float, float], direction: float, length: float) -> Region:
+    ox, oy = o
+    if kind is ConeKind.QUARTER_CIRCLE:
+        return Sector(ox, oy, length, direction, 45.0, d)
+    if kind is ConeKind.TRIANGLE:
+        n = right_normal(d)
+        ex, ey = ox + length * d[0], oy + length * d[1]
+        h = length / 2
+        return ConvexPolygon(((ox, oy), (ex + h * n[0], ey + h * n[1]), (ex - h * n[0], ey - h * n[1])))
+    return Teardrop(ox, oy, length, length / 6.0, direction)
+
+
+def _cube_region(shape: Cube, o: tuple[float, float], d: tuple[float, float], square: float) -> Region:
+    size = shape.size / square
+    n = right_normal(d)
+    ox, oy = o
+    lo, hi = {Anchor.CENTER: (-size / 2, size / 2), Anchor.LEFT: (0.0, size), Anchor.RIGHT: (-size, 0.0)}[shape.anchor]
+    a = (ox + lo * n[0], oy + lo * n[1])
+    b = (ox + hi * n[0], oy + hi * n[1])
+    return ConvexPolygon((a, b, (b[0] + size * d[0], b[1] + size * d[1]), (a[0] + size * d[0], a[1] + size * d[1])))
+
+
+def _include(region: Region, o: tuple[float, float], rules: Rules, window: Window) -> BoolArray:
+    inc = rules.inclusion
+    if inc is Inclusion.CENTER:
+        cx, cy = centers(window)
+        return region.contains(cx, cy)
+    if inc is Inclusion.HALF:
+        return covered(region, window, 0.5)
+    if inc is Inclusion.TOUCH:
+        return covered(region, window, 0.0)
+    # far-edge: the square's corner farthest from the origin is in the shape;
+    # where two corners tie (origin level with the square's middle) both must be.
+    ox, oy = o
+    xs, ys = window.xs, window.ys
+    fx_a = np.where(xs + 0.5 > ox, xs + 1, xs)[None, :]
+    fx_b = np.where(xs + 0.5 >= ox, xs + 1, xs)[None, :]
+    fy_a = np.where(ys + 0.5 > oy, ys + 1, ys)[:, None]
+    fy_b = np.where(ys + 0.5 >= oy, ys + 1, ys)[:, None]
+    out = region.contains(fx_a, fy_a)
+    for px, py in ((fx_a, fy_b), (fx_b, fy_a), (fx_b, fy_b)):
+        out &= region.contains(px, py)
+    return out
+
+
+def _line(shape: Line, o: tuple[float, float], rules: Rules, square: float, window: Window) -> BoolArray:
+    length = shape.length / square
+    width = _line_width(shape, rules) / square
+    d = unit_vector(shape.direction)
+    n = right_normal(d)
+    if shape.side is Side.LEFT:
+        n = (-n[0], -n[1])
+    ox, oy = o
+    far_edge = rules.inclusion is Inclusion.FAR_EDGE
+    if width == 0.0:
+        # A line lying on a grid line crosses no square: it takes the squares
+        # on its chosen side, as if moved half a square that way.
+        on_grid = (d[1] == 0.0 and oy.is_integer()) or (d[0] == 0.0 and ox.is_integer())
+        start = (ox + 0.5 * n[0], oy + 0.5 * n[1]) if on_grid else o
+        crossed = ray_crossing(window, start, d, math.inf if far_edge else length)
+        if far_edge:
+            crossed &= _far_within(length, _Origin(ox, oy, ox, oy), rules, window)
+        return crossed
+    if far_edge:
+        # The band runs beside the line on its side; the diagonal rule, not
+        # the band's end, limits the length, so the band runs long.
+        run = 1.5 * length + 2.0
+        band = ConvexPolygon((
+            (ox, oy),
+            (ox + width * n[0], oy + width * n[1]),
+            (ox + width * n[0] + run * d[0], oy + width * n[1] + run * d[1]),
+            (ox + run * d[0], oy + run * d[1]),
+        ))
+        return np.asarray(covered(band, window, 0.0) & _far_within(length, _Origin(ox, oy, ox, oy), rules, window))
+    h = width / 2
+    band = ConvexPolygon((
+        (ox - h * n[0], oy - h * n[1]),
+        (ox + h * n[0], oy + h * n[1]),
+        (ox + h * n[0] + length * d[0], oy + h * n[1] + length * d[1]),
+        (ox - h * n[0] + length * d[0], oy - h * n[1] + length * d[1]),
+    ))
+    return _include(band, o, rules, window)
+
+
+def _shapable(shape: Shapable, o: _Origin, square: float, window: Window) -> BoolArray:
+    if not (o.x0.is_integer() and o.y0.is_integer()):
+        raise InvalidValueError(
+            f"a Shapable area is laid out from a grid intersection; ({o.x0:g}, {o.y0:g}) within "
+            f"its square is not one"
+        )
+    mask = np.zeros(window.shape, dtype=bool)
+    for dx, dy in shape.squares:
+        mask[int(o.y0) + dy - window.y0, int(o.x0) + dx - window.x0] = True
+    n = math.ceil(shape.min_dimension / square - EPS)
+    thin = _thin_squares(mask, n)
+    if thin:
+        listed = ", ".join(str((x + window.x0 - int(o.x0), y + window.y0 - int(o.y0))) for x, y in thin[:5])
+        raise InvalidValueError(
+            f"Shapable area has a dimension under {shape.min_dimension:g} "
+            f"({n} squares): square(s) {listed} lie in no solid {n} x {n} block"
+        )
+    return mask
+
+
+def _thin_squares(mask: BoolArray, n: int) -> list[tuple[int, int]]:
+    """Squares of ``mask`` covered by no full ``n`` x ``n`` block of ``mask``."""
+    if n <= 1:
+        return []
+    h, w = mask.shape
+    pad = np.pad(mask, n).astype(np.int32)
+    s = np.pad(pad.cumsum(0).cumsum(1), ((1, 0), (1, 0)))
+    full = (s[n:, n:] - s[:-n, n:] - s[n:, :-n] + s[:-n, :-n]) == n * n
+    f = np.pad(full.astype(np.int32), ((n - 1, 0), (n - 1, 0)))
+    t = np.pad(f.cumsum(0).cumsum(1), ((1, 0), (1, 0)))
+    reach = (t[n:, n:] - t[:-n, n:] - t[n:, :-n] + t[:-n, :-n]) > 0
+    reach = reach[n : n + h, n : n + w]
+    ys, xs = np.nonzero(mask & ~reach)
+    return list(zip(xs.tolist(), ys.tolist()))
+
+
+class Area:
+    """A set of squares on a grid, with how it was made.
+
+    Masks are ``(height, width)`` bool arrays indexed ``[y, x]``; x grows to
+    the right and y down. Areas on the same grid combine with ``|``, ``&``
+    and ``-``; a combined area keeps no shape or origin.
+
+    Examples
+    --------
+    >>> g = Grid(6, 4)
+    >>> a = area(Cube(10, anchor="right"), at=(1, 3), on=g, rules="sw5e")
+    >>> a.squares
+    [(1, 1), (2, 1), (1, 2), (2, 2)]
+    >>> (2, 2) in a, len(a | area(Sphere(5), at=(4.5, 1.5), on=g, rules="sw5e"))
+    (True, 13)
+    """
+
+    __slots__ = ("grid", "window", "_local", "shape", "origin", "rules", "mode", "_mask")
+
+    def __init__(
+        self,
+        grid: Grid,
+        window: Window,
+        local: BoolArray,
+        *,
+        shape: Shape | None = None,
+        origin: tuple[float, float] | Space | None = None,
+        rules: Rules | None = None,
+        mode: Mode | None = None,
+    ) -> None:
+        self.grid = grid
+        self.window = window
+        self._local = local
+        self.shape = shape
+        self.origin = origin
+        self.rules = rules
+        self.mode = mode
+        self._mask: BoolArray | None = None
+
+    @property
+    def mask(self) -> BoolArray:
+        """``(height, width)`` read-only bool array, ``mask[y, x]``."""
+        if self._mask is None:
+            full = np.zeros(self.grid.shape, dtype=bool)
+            w = self.window
+            full[w.y0 : w.y0 + w.height, w.x0 : w.x0 + w.width] = self._local
+            full.flags.writeable = False
+            self._mask = full
+        return self._mask
+
+    @property
+    def squares(self) -> list[tuple[int, int]]:
+        """The covered squares as ``(x, y)``, sorted by y, then x."""
+        ys, xs = np.nonzero(self._local)
+        return list(zip((xs + self.window.x0).tolist(), (ys + self.window.y0).tolist()))
+
+    def __len__(self) -> int:
+        return int(np.count_nonzero(self._local))
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return iter(self.squares)
+
+    def __contains__(self, square: object) -> bool:
+        try:
+            x, y = square  # type: ignore[misc]
+            x, y = int(x), int(y)
+        except (TypeError, ValueError):
+            return False
+        w = self.window
+        if not (w.x0 <= x < w.x0 + w.width and w.y0 <= y < w.y0 + w.height):
+            return False
+        return bool(self._local[y - w.y0, x - w.x0])
+
+    def __bool__(self) -> bool:
+        return bool(self._local.any())
+
+    def _combine(self, other: object, op: str) -> Area:
+        if not isinstance(other, Area):
+            return NotImplemented
+        if other.grid != self.grid:
+            raise GridMismatchError(
+                f"cannot combine areas on different grids: {self.grid} and {other.grid}"
+            )
+        a, b = self.mask, other.mask
+        out = {"|": a | b, "&": a & b, "-": a & ~b}[op]
+        return Area(self.grid, Window(0, 0, self.grid.width, self.grid.height), out)
+
+    def __or__(self, other: object) -> Area:
+        return self._combine(other, "|")
+
+    def __and__(self, other: object) -> Area:
+        return self._combine(other, "&")
+
+    def __sub__(self, other: object) -> Area:
+        return self._combine(other, "-")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Area):
+            return NotImplemented
+        return self.grid == other.grid and bool(np.array_equal(self.mask, other.mask))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        rules = self.rules.name if self.rules is not None else None
+        return (
+            f"<Area {len(self)} squares of a {self.grid.width}x{self.grid.height} grid; "
+            f"shape={self.shape!r}, origin={self.origin!r}, rules={rules!r}>"
+        )
+
+    def to_text(self, *, margin: int | None = 1) -> str:
+        """A text picture: ``#`` covered, ``.`` not, the origin marked.
+
+        See :func:`aoegrid.text.render` for the layout.
+        """
+        from aoegrid.text import render
+
+        return render(self, margin=margin)

@@ -1,0 +1,100 @@
+"""The square grid a battle map is drawn on."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from aoegrid._validate import count, positive
+from aoegrid.errors import GridTooLargeError, InvalidTypeError, InvalidValueError
+
+#: Size of one square by default, per unit: feet, inches (Savage Worlds'
+#: tabletop inches), metres, and plain squares.
+DEFAULT_SQUARE: dict[str, float] = {"ft": 5.0, "in": 1.0, "m": 1.5, "sq": 1.0}
+
+
+def _max_cells() -> int:
+    """The most cells a grid may have: a bool mask must fit in a quarter of RAM."""
+    try:
+        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        total = 16 * 2**30
+    return max(int(total) // 4, 2**20)
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """A grid of ``width`` x ``height`` squares.
+
+    Coordinates are in grid units (squares): x grows to the right, y grows
+    down. Integer ``(x, y)`` is the intersection at the top-left corner of
+    square ``(x, y)``, which spans ``[x, x+1] x [y, y+1]``. Masks have shape
+    ``(height, width)`` and are indexed ``mask[y, x]``.
+
+    Parameters
+    ----------
+    width, height : int
+        Number of squares across and down.
+    square : float, optional
+        Size of one square in ``units``; by default 5 for ``"ft"``, 1 for
+        ``"in"``, 1.5 for ``"m"`` and 1 for ``"sq"``.
+    units : str
+        The unit shape sizes are given in: ``"ft"`` (default), ``"in"``,
+        ``"m"``, ``"sq"``, or any other name with an explicit ``square``.
+
+    Raises
+    ------
+    GridTooLargeError
+        When one bool mask of the grid would not fit in a quarter of this
+        machine's memory (refused before anything is allocated).
+
+    Examples
+    --------
+    >>> g = Grid(40, 30)
+    >>> g.shape, g.square, g.units
+    ((30, 40), 5.0, 'ft')
+    >>> g.contains_point((40, 30)), g.contains_point((40.5, 3))
+    (True, False)
+    """
+
+    width: int
+    height: int
+    square: float = field(default=None)  # type: ignore[assignment]
+    units: str = "ft"
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        set_(self, "width", count(self.width, "Grid width"))
+        set_(self, "height", count(self.height, "Grid height"))
+        if not isinstance(self.units, str) or not self.units.strip():
+            raise InvalidTypeError(f"Grid units must be a non-empty string, got {self.units!r}")
+        if self.square is None:
+            if self.units not in DEFAULT_SQUARE:
+                raise InvalidValueError(
+                    f"Grid units {self.units!r} has no default square size; pass "
+                    f"square= or use one of {', '.join(map(repr, DEFAULT_SQUARE))}"
+                )
+            set_(self, "square", DEFAULT_SQUARE[self.units])
+        else:
+            set_(self, "square", positive(self.square, "Grid square"))
+        cells = self.width * self.height
+        limit = _max_cells()
+        if cells > limit:
+            raise GridTooLargeError(
+                f"a {self.width} x {self.height} grid has {cells:,} squares; one mask "
+                f"of it would take {cells:,} bytes, more than the {limit:,} squares "
+                f"this machine allows (a quarter of its memory)"
+            )
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(height, width)``: the shape of this grid's masks."""
+        return (self.height, self.width)
+
+    def contains_point(self, p: tuple[float, float]) -> bool:
+        """Whether point ``p`` lies on the grid; its border counts as on it."""
+        return 0.0 <= p[0] <= self.width and 0.0 <= p[1] <= self.height
+
+    def to_squares(self, size: float) -> float:
+        """A length in this grid's units, in squares."""
+        return size / self.square

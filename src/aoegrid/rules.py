@@ -1,0 +1,207 @@
+"""Per-system rules: how distance is counted and which squares an area takes.
+
+A :class:`Rules` is a frozen value object; the presets are named instances and
+``replace`` makes variants (``STARFINDER.replace(diagonals="euclidean")``).
+
+=================  ============  =========  ===============  ==========  ======
+preset             diagonals     inclusion  cone             line width  units
+=================  ============  =========  ===============  ==========  ======
+``starfinder``     alternating   far-edge   quarter-circle   0           ft
+``pf2e``           alternating   far-edge   quarter-circle   5           ft
+``sw5e``           equidistant   half       triangle         5           ft
+``savage-worlds``  equidistant   touch      teardrop         1           in
+=================  ============  =========  ===============  ==========  ======
+
+Aliases: ``pathfinder`` and ``pf1`` are ``starfinder``; ``5e`` is ``sw5e``;
+``sw`` and ``swade`` are ``savage-worlds``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from aoegrid._validate import non_negative
+from aoegrid.errors import InvalidTypeError, InvalidValueError
+from aoegrid.options import (
+    ConeKind,
+    Diagonals,
+    Inclusion,
+    OriginPoint,
+    SpaceOrigin,
+    parse_option,
+)
+
+SHAPE_NAMES = frozenset({"sphere", "cylinder", "cone", "line", "cube", "shapable"})
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """How one game system puts areas on the grid.
+
+    Parameters
+    ----------
+    name : str
+        A label, shown in reprs and pictures.
+    diagonals : str
+        How diagonal steps count: ``"alternating"`` (5/10/5),
+        ``"alternating-2"`` (10/5/10), ``"equidistant"``, ``"euclidean"``,
+        ``"manhattan"``, ``"approximate"``. Used for far-edge counting, range
+        and the path length of spreads. Under the other inclusions a shape's
+        outline is its true geometry (a sphere is a circle).
+    inclusion : str
+        ``"far-edge"``, ``"center"``, ``"half"`` or ``"touch"``.
+    cone : str
+        The rules' cone: ``"quarter-circle"``, ``"triangle"`` or ``"teardrop"``.
+    line_width : float
+        Width of a line whose shape gives none, in the grid's unit.
+    units : str or None
+        The unit the rules' sizes are written in (``"ft"``, ``"in"``); an area
+        on a grid of another unit is refused rather than silently mis-scaled.
+        ``None`` accepts any grid.
+    origin : str
+        ``"intersection"``: points of origin must be grid intersections;
+        ``"any"``: anywhere.
+    from_space : str
+        How an area centred on a creature is measured: ``"edges"`` of its
+        space or its ``"center"``.
+    origin_included : iterable of str
+        Shapes whose area includes the creature it originates from. Under 5e
+        a cone, cube or line leaves its caster out unless the caster chooses.
+
+    Examples
+    --------
+    >>> r = Rules.preset("pathfinder").replace(diagonals="euclidean")
+    >>> r.name, r.diagonals.value, r.inclusion.value
+    ('starfinder', 'euclidean', 'far-edge')
+    """
+
+    name: str = "custom"
+    diagonals: Diagonals = Diagonals.ALTERNATING
+    inclusion: Inclusion = Inclusion.FAR_EDGE
+    cone: ConeKind = ConeKind.QUARTER_CIRCLE
+    line_width: float = 0.0
+    units: str | None = None
+    origin: OriginPoint = OriginPoint.ANY
+    from_space: SpaceOrigin = SpaceOrigin.EDGES
+    origin_included: frozenset[str] = SHAPE_NAMES
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        if not isinstance(self.name, str):
+            raise InvalidTypeError(f"Rules name must be a string, got {self.name!r}")
+        set_(self, "diagonals", parse_option(Diagonals, self.diagonals, "diagonals"))
+        set_(self, "inclusion", parse_option(Inclusion, self.inclusion, "inclusion"))
+        set_(self, "cone", parse_option(ConeKind, self.cone, "cone"))
+        set_(self, "line_width", non_negative(self.line_width, "Rules line_width"))
+        if self.units is not None and not isinstance(self.units, str):
+            raise InvalidTypeError(f"Rules units must be a string or None, got {self.units!r}")
+        set_(self, "origin", parse_option(OriginPoint, self.origin, "origin"))
+        set_(self, "from_space", parse_option(SpaceOrigin, self.from_space, "from_space"))
+        included = self.origin_included
+        if isinstance(included, str) or not isinstance(included, Iterable):
+            raise InvalidTypeError(
+                f"Rules origin_included must be a collection of shape names, got {included!r}"
+            )
+        names = frozenset(included)
+        unknown = sorted(names - SHAPE_NAMES)
+        if unknown:
+            raise InvalidValueError(
+                f"unknown shape name(s) {unknown} in origin_included; valid names are "
+                f"{sorted(SHAPE_NAMES)}"
+            )
+        set_(self, "origin_included", names)
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with ``changes`` applied, validated like new rules."""
+        return dataclasses.replace(self, **changes)
+
+    @staticmethod
+    def preset(name: str) -> Rules:
+        """The preset called ``name`` (or one of its aliases).
+
+        Raises
+        ------
+        InvalidValueError
+            For an unknown name; the message lists the presets and aliases.
+        """
+        return resolve_rules(name)
+
+    def measure(self, p: Any, q: Any, square: float = 1.0) -> float:
+        """Distance between two points under these rules' diagonal rule."""
+        from aoegrid.distance import distance
+
+        return distance(p, q, self.diagonals, square=square)
+
+
+STARFINDER = Rules(
+    name="starfinder",
+    diagonals=Diagonals.ALTERNATING,
+    inclusion=Inclusion.FAR_EDGE,
+    cone=ConeKind.QUARTER_CIRCLE,
+    line_width=0.0,
+    units="ft",
+    origin=OriginPoint.INTERSECTION,
+    from_space=SpaceOrigin.CENTER,
+)
+PF2E = STARFINDER.replace(name="pf2e", line_width=5.0, from_space=SpaceOrigin.EDGES)
+SW5E = Rules(
+    name="sw5e",
+    diagonals=Diagonals.EQUIDISTANT,
+    inclusion=Inclusion.HALF,
+    cone=ConeKind.TRIANGLE,
+    line_width=5.0,
+    units="ft",
+    origin=OriginPoint.ANY,
+    from_space=SpaceOrigin.EDGES,
+    origin_included=frozenset({"sphere", "cylinder", "shapable"}),
+)
+SAVAGE_WORLDS = Rules(
+    name="savage-worlds",
+    diagonals=Diagonals.EQUIDISTANT,
+    inclusion=Inclusion.TOUCH,
+    cone=ConeKind.TEARDROP,
+    line_width=1.0,
+    units="in",
+    origin=OriginPoint.ANY,
+    from_space=SpaceOrigin.CENTER,
+)
+
+PRESETS: dict[str, Rules] = {
+    "starfinder": STARFINDER,
+    "pf2e": PF2E,
+    "sw5e": SW5E,
+    "savage-worlds": SAVAGE_WORLDS,
+}
+ALIASES: dict[str, str] = {
+    "pathfinder": "starfinder",
+    "pf1": "starfinder",
+    "5e": "sw5e",
+    "sw": "savage-worlds",
+    "swade": "savage-worlds",
+}
+
+
+def resolve_rules(rules: Rules | str) -> Rules:
+    """``rules`` itself, or the preset it names.
+
+    Examples
+    --------
+    >>> resolve_rules("5e").name
+    'sw5e'
+    """
+    if isinstance(rules, Rules):
+        return rules
+    if not isinstance(rules, str):
+        raise InvalidTypeError(
+            f"rules must be a preset name or an aoegrid.Rules, got {rules!r} of type "
+            f"{type(rules).__name__}"
+        )
+    key = rules.strip().lower()
+    key = ALIASES.get(key, key)
+    if key not in PRESETS:
+        names = ", ".join(repr(n) for n in [*PRESETS, *ALIASES])
+        raise InvalidValueError(f"unknown rules {rules!r}; valid presets are {names}")
+    return PRESETS[key]

@@ -1,0 +1,221 @@
+"""The shapes of areas: frozen, validated value objects.
+
+Sizes are in the grid's unit (feet by default). Directions are degrees
+clockwise from +x on screen (0 = east, 90 = south) or compass names. Every
+shape is a value: equal fields make equal shapes, and ``replace`` returns a
+changed, re-validated copy.
+
+Examples
+--------
+>>> Cone(30, "S")
+Cone(length=30.0, direction=90.0, kind=None)
+>>> Cone(30, "S").replace(direction="E").direction
+0.0
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
+
+from aoegrid._validate import non_negative, positive
+from aoegrid.directions import parse_direction
+from aoegrid.errors import InvalidTypeError, InvalidValueError
+from aoegrid.options import Anchor, ConeKind, Side, parse_option
+
+
+class _Shape:
+    """What every shape has: a kind name and ``replace``."""
+
+    name: ClassVar[str]
+
+    def replace(self, **changes: Any) -> Self:
+        """A copy with ``changes`` applied, validated like a new shape."""
+        return dataclasses.replace(self, **changes)  # type: ignore[type-var]
+
+
+def _set(obj: object, name: str, value: object) -> None:
+    object.__setattr__(obj, name, value)
+
+
+@dataclass(frozen=True, slots=True)
+class Sphere(_Shape):
+    """A sphere of ``radius``; on the grid, a circle around its origin.
+
+    Examples
+    --------
+    >>> Sphere(20).reach
+    20.0
+    """
+
+    radius: float
+    name: ClassVar[str] = "sphere"
+
+    def __post_init__(self) -> None:
+        _set(self, "radius", positive(self.radius, "Sphere radius"))
+
+    @property
+    def reach(self) -> float:
+        return self.radius
+
+
+@dataclass(frozen=True, slots=True)
+class Cylinder(_Shape):
+    """A cylinder: a circle of ``radius`` around its origin, ``height`` tall.
+
+    Its footprint on the grid is the sphere's; the height matters for
+    creatures above the ground.
+    """
+
+    radius: float
+    height: float
+    name: ClassVar[str] = "cylinder"
+
+    def __post_init__(self) -> None:
+        _set(self, "radius", positive(self.radius, "Cylinder radius"))
+        _set(self, "height", positive(self.height, "Cylinder height"))
+
+    @property
+    def reach(self) -> float:
+        return self.radius
+
+
+@dataclass(frozen=True, slots=True)
+class Cone(_Shape):
+    """A cone of ``length`` pointing in ``direction``.
+
+    ``kind`` is ``None`` for the rules' own cone (a quarter circle under
+    Starfinder, a flat-ended triangle under 5e, the teardrop template under
+    Savage Worlds), or one of ``"quarter-circle"``, ``"triangle"``,
+    ``"teardrop"``.
+    """
+
+    length: float
+    direction: float = 0.0
+    kind: ConeKind | None = None
+    name: ClassVar[str] = "cone"
+
+    def __post_init__(self) -> None:
+        _set(self, "length", positive(self.length, "Cone length"))
+        _set(self, "direction", parse_direction(self.direction, "Cone direction"))
+        if self.kind is not None:
+            _set(self, "kind", parse_option(ConeKind, self.kind, "Cone kind"))
+
+    @property
+    def reach(self) -> float:
+        """The farthest any part of the shape lies from its origin, in units."""
+        return self.length
+
+
+@dataclass(frozen=True, slots=True)
+class Line(_Shape):
+    """A line of ``length`` in ``direction``, ``width`` wide.
+
+    ``width=None`` takes the rules' default (0 under Starfinder, 5 ft under
+    Pathfinder 2e and 5e, 1" under Savage Worlds). ``side`` says which side of
+    the origin a line lying on a grid line (or a line band under far-edge
+    counting) takes squares from, seen looking along the line: ``"right"``
+    (default: south of an eastward line) or ``"left"``.
+    """
+
+    length: float
+    direction: float = 0.0
+    width: float | None = None
+    side: Side = Side.RIGHT
+    name: ClassVar[str] = "line"
+
+    def __post_init__(self) -> None:
+        _set(self, "length", positive(self.length, "Line length"))
+        _set(self, "direction", parse_direction(self.direction, "Line direction"))
+        if self.width is not None:
+            _set(self, "width", non_negative(self.width, "Line width"))
+        _set(self, "side", parse_option(Side, self.side, "Line side"))
+
+    @property
+    def reach(self) -> float:
+        return self.length
+
+
+@dataclass(frozen=True, slots=True)
+class Cube(_Shape):
+    """A cube with sides of ``size``, extending from its origin in ``direction``.
+
+    The origin lies on the cube's near face: at its middle
+    (``anchor="center"``) or at its left or right corner seen looking along
+    ``direction`` (``"left"``, ``"right"``), so a cube can sit on the grid.
+    """
+
+    size: float
+    direction: float = 0.0
+    anchor: Anchor = Anchor.CENTER
+    name: ClassVar[str] = "cube"
+
+    def __post_init__(self) -> None:
+        _set(self, "size", positive(self.size, "Cube size"))
+        _set(self, "direction", parse_direction(self.direction, "Cube direction"))
+        _set(self, "anchor", parse_option(Anchor, self.anchor, "Cube anchor"))
+
+    @property
+    def reach(self) -> float:
+        return self.size * 2**0.5
+
+
+@dataclass(frozen=True, slots=True)
+class Shapable(_Shape):
+    """A shapable area (Starfinder "(S)"): squares chosen by the caster.
+
+    ``squares`` are offsets ``(dx, dy)`` from the point of origin: the square
+    whose top-left corner is the origin is ``(0, 0)``, the one to its left
+    ``(-1, 0)``. No dimension may be under ``min_dimension`` (10 ft by the
+    rules): every square must lie in a solid block that many feet across, which
+    is checked against the grid when the area is made.
+
+    Examples
+    --------
+    >>> Shapable([(0, 0), (1, 0), (0, 1), (1, 1)]).bounds
+    (0, 0, 2, 2)
+    """
+
+    squares: frozenset[tuple[int, int]]
+    min_dimension: float = 10.0
+    name: ClassVar[str] = "shapable"
+
+    def __post_init__(self) -> None:
+        raw = self.squares
+        if isinstance(raw, (str, bytes)) or not isinstance(raw, Iterable):
+            raise InvalidTypeError(f"Shapable squares must be (dx, dy) pairs, got {raw!r}")
+        cells: set[tuple[int, int]] = set()
+        for item in raw:
+            try:
+                dx, dy = item
+            except (TypeError, ValueError):
+                raise InvalidTypeError(
+                    f"Shapable squares must be (dx, dy) pairs of whole numbers, got {item!r}"
+                ) from None
+            for v in (dx, dy):
+                if isinstance(v, bool) or not float(v).is_integer():
+                    raise InvalidValueError(
+                        f"Shapable square {item!r} must have whole-number offsets"
+                    )
+            cells.add((int(dx), int(dy)))
+        if not cells:
+            raise InvalidValueError("Shapable needs at least one square, got none")
+        _set(self, "squares", frozenset(cells))
+        _set(self, "min_dimension", positive(self.min_dimension, "Shapable min_dimension"))
+
+    @property
+    def bounds(self) -> tuple[int, int, int, int]:
+        """``(x0, y0, x1, y1)``: the offsets' extent, ``x1``/``y1`` exclusive."""
+        xs = [c[0] for c in self.squares]
+        ys = [c[1] for c in self.squares]
+        return min(xs), min(ys), max(xs) + 1, max(ys) + 1
+
+    @property
+    def reach(self) -> float:
+        return 0.0
+
+
+Shape = Sphere | Cylinder | Cone | Line | Cube | Shapable
+SHAPE_TYPES = (Sphere, Cylinder, Cone, Line, Cube, Shapable)

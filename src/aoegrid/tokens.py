@@ -1,0 +1,128 @@
+"""Creatures on the grid and the squares they occupy."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from aoegrid._validate import count, real
+from aoegrid.errors import InvalidTypeError, InvalidValueError
+
+#: Squares across a creature's space, by size category.
+SIZES: dict[str, int] = {
+    "tiny": 1,
+    "small": 1,
+    "medium": 1,
+    "large": 2,
+    "huge": 3,
+    "gargantuan": 4,
+    "colossal": 6,
+}
+
+
+def _whole(value: object, field: str) -> int:
+    v = real(value, field)
+    if not v.is_integer():
+        raise InvalidValueError(f"{field} must be a whole square index, got {value!r}")
+    return int(v)
+
+
+@dataclass(frozen=True, slots=True)
+class Space:
+    """A rectangle of squares: ``width`` x ``height`` squares from square (x, y).
+
+    It spans ``[x, x + width] x [y, y + height]`` in grid units.
+
+    Examples
+    --------
+    >>> Space(3, 4, 2, 2).center
+    (4.0, 5.0)
+    """
+
+    x: int
+    y: int
+    width: int = 1
+    height: int = 1
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "x", _whole(self.x, "Space x"))
+        object.__setattr__(self, "y", _whole(self.y, "Space y"))
+        object.__setattr__(self, "width", count(self.width, "Space width"))
+        object.__setattr__(self, "height", count(self.height, "Space height"))
+
+    @property
+    def bounds(self) -> tuple[float, float, float, float]:
+        """``(x0, y0, x1, y1)`` in grid units."""
+        return (float(self.x), float(self.y), float(self.x + self.width), float(self.y + self.height))
+
+    @property
+    def center(self) -> tuple[float, float]:
+        """The centre of the space in grid units."""
+        return (self.x + self.width / 2.0, self.y + self.height / 2.0)
+
+    @property
+    def squares(self) -> list[tuple[int, int]]:
+        """The squares of the space, sorted by y, then x."""
+        return [
+            (x, y)
+            for y in range(self.y, self.y + self.height)
+            for x in range(self.x, self.x + self.width)
+        ]
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A creature whose space's top-left square is (x, y).
+
+    Parameters
+    ----------
+    x, y : int
+        The top-left square of the creature's space.
+    size : str or int
+        A size category (``"tiny"``, ``"small"``, ``"medium"``, ``"large"``,
+        ``"huge"``, ``"gargantuan"``, ``"colossal"``) or a number of squares
+        across. Tiny and small creatures take one square, as medium ones do.
+    name : str, optional
+        A label.
+
+    Examples
+    --------
+    >>> Token(5, 5, size="large").space
+    Space(x=5, y=5, width=2, height=2)
+    """
+
+    x: int
+    y: int
+    size: str | int = "medium"
+    name: str | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "x", _whole(self.x, "Token x"))
+        object.__setattr__(self, "y", _whole(self.y, "Token y"))
+        size = self.size
+        if isinstance(size, str):
+            key = size.strip().lower()
+            if key not in SIZES:
+                raise InvalidValueError(
+                    f"unknown Token size {size!r}; valid sizes are "
+                    f"{', '.join(map(repr, SIZES))}, or a number of squares"
+                )
+            object.__setattr__(self, "size", key)
+        elif isinstance(size, bool) or not isinstance(size, int):
+            raise InvalidTypeError(
+                f"Token size must be a size name or a number of squares, got {size!r}"
+            )
+        else:
+            count(size, "Token size")
+        if self.name is not None and not isinstance(self.name, str):
+            raise InvalidTypeError(f"Token name must be a string, got {self.name!r}")
+
+    @property
+    def squares_across(self) -> int:
+        """How many squares the creature's space spans."""
+        return SIZES[self.size] if isinstance(self.size, str) else self.size
+
+    @property
+    def space(self) -> Space:
+        """The rectangle of squares the creature occupies."""
+        n = self.squares_across
+        return Space(self.x, self.y, n, n)

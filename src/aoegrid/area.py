@@ -468,8 +468,9 @@ class Area:
     >>> a = area(Cube(10, anchor="right"), at=(1, 3), on=g, rules="sw5e")
     >>> a.squares
     [(1, 1), (2, 1), (1, 2), (2, 2)]
-    >>> (2, 2) in a, len(a | area(Sphere(5), at=(4.5, 1.5), on=g, rules="sw5e"))
-    (True, 13)
+    >>> b = area(Sphere(5), at=(4, 2), on=g, rules="sw5e")
+    >>> (2, 2) in a, len(a | b), len(a & b), (a - b).squares == a.squares
+    (True, 8, 0, True)
     """
 
     __slots__ = ("grid", "window", "_local", "shape", "origin", "rules", "mode", "_mask")
@@ -498,9 +499,12 @@ class Area:
     def mask(self) -> BoolArray:
         """``(height, width)`` read-only bool array, ``mask[y, x]``."""
         if self._mask is None:
-            full = np.zeros(self.grid.shape, dtype=bool)
             w = self.window
-            full[w.y0 : w.y0 + w.height, w.x0 : w.x0 + w.width] = self._local
+            if (w.width, w.height) == (self.grid.width, self.grid.height):
+                full = self._local
+            else:
+                full = np.zeros(self.grid.shape, dtype=bool)
+                full[w.y0 : w.y0 + w.height, w.x0 : w.x0 + w.width] = self._local
             full.flags.writeable = False
             self._mask = full
         return self._mask
@@ -565,10 +569,11 @@ class Area:
             f"shape={self.shape!r}, origin={self.origin!r}, rules={rules!r}>"
         )
 
-    def to_text(self, *, margin: int | None = 1) -> str:
+    def to_text(self, *, margin: int | None = None) -> str:
         """A text picture: ``#`` covered, ``.`` not, the origin marked.
 
-        See :func:`aoegrid.text.render` for the layout.
+        ``margin=None`` draws the whole grid; a number draws the area and its
+        origin with that many squares around. See :func:`aoegrid.text.render`.
         """
         from aoegrid.text import render
 

@@ -19,6 +19,8 @@ FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
 
 _TWO_PI = 2.0 * math.pi
+#: Windows up to this many squares are tested square by square.
+_DIRECT_CELLS = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,24 +88,28 @@ def threshold_mask(
     """``mask[j, i] = ok(cols[i], rows[j])`` for ``ok`` monotone in ``cols``.
 
     ``ok`` must be true for small column values and false from some value on
-    in every row (a circle, a diamond, any ball of a diagonal rule). Each row's
-    cut-off is found by a vectorised bisection over the distinct column values,
-    so the two-dimensional work is one comparison.
+    in every row (a circle, a diamond, any ball of a diagonal rule). Small
+    windows are evaluated directly. For large ones each row's cut-off is found
+    by a vectorised bisection over the distinct column values, and the
+    two-dimensional work is a single comparison of small integer ranks, which
+    costs what one numpy comparison over the window costs.
     """
-    values = np.unique(cols)
+    if cols.size * rows.size <= _DIRECT_CELLS:
+        return np.asarray(ok(cols[None, :], rows[:, None]))
+    values, rank = np.unique(cols, return_inverse=True)
+    levels, level_of_row = np.unique(rows, return_inverse=True)
     n = values.size
-    lo = np.zeros(rows.shape, dtype=np.intp)
-    hi = np.full(rows.shape, n, dtype=np.intp)
-    while True:
-        active = lo < hi
-        if not active.any():
-            break
+    lo = np.zeros(levels.shape, dtype=np.intp)
+    hi = np.full(levels.shape, n, dtype=np.intp)
+    active = lo < hi
+    while active.any():
         mid = np.minimum((lo + hi) // 2, n - 1)
-        good = ok(values[mid], rows)
+        good = ok(values[mid], levels)
         lo = np.where(active & good, mid + 1, lo)
         hi = np.where(active & ~good, mid, hi)
-    cut = np.where(lo > 0, values[np.maximum(lo - 1, 0)], -np.inf)
-    return np.asarray(cols[None, :] <= cut[:, None])
+        active = lo < hi
+    small = np.int16 if n < np.iinfo(np.int16).max else np.int32
+    return np.asarray(rank.astype(small)[None, :] < lo[level_of_row].astype(small)[:, None])
 
 
 def centers(window: Window) -> tuple[FloatArray, FloatArray]:
@@ -154,10 +160,15 @@ def _arc_pieces(arcs: FloatArray) -> tuple[FloatArray, ...]:
         th = np.unique(th[(th >= t0) & (th <= t1)])
         ta, tb = th[:-1], th[1:]
         tm = (ta + tb) / 2
-        sa, sb = np.sin(ta), np.sin(tb)
+        ca, cb, sa, sb = np.cos(ta), np.cos(tb), np.sin(ta), np.sin(tb)
         pdy = r * (sb - sa)
         ixdy = cx * pdy + r * r / 2 * ((tb - ta) + (np.sin(2 * tb) - np.sin(2 * ta)) / 2)
-        out.append((cx + r * np.cos(tm), cy + r * np.sin(tm), pdy, ixdy))
+        # A piece's middle can touch a grid line (a tangent) and its chord's
+        # middle can lie on one (both ends on it), never both on the same
+        # line: their mean is strictly inside the piece's own square.
+        mx = cx + r * (np.cos(tm) / 2 + (ca + cb) / 4)
+        my = cy + r * (np.sin(tm) / 2 + (sa + sb) / 4)
+        out.append((mx, my, pdy, ixdy))
     return _concat(out)
 
 

@@ -37,9 +37,9 @@ def render(area: Area, *, margin: int | None = None) -> str:
     >>> a = ag.area(ag.Cone(15, "S"), at=(3, 0), on=ag.Grid(6, 4))
     >>> print(render(a))
           +
-     . # # . . .
-     # # # # . .
-     . # # . . .
+     . . # # . .
+     . # # # # .
+     . . # # . .
      . . . . . .
     """
     grid = area.grid

@@ -1,0 +1,40 @@
+import pytest
+
+import aoegrid as ag
+
+
+def test_defaults_and_shape():
+    g = ag.Grid(width=40, height=30)
+    assert (g.width, g.height, g.square, g.units) == (40, 30, 5.0, "ft")
+    assert g.shape == (30, 40)
+    assert ag.Grid(3, 3, units="in").square == 1.0
+    assert ag.Grid(3, 3, square=10).to_squares(25) == 2.5
+
+
+def test_border_intersections_are_on_the_grid():
+    g = ag.Grid(4, 3)
+    assert g.contains_point((0, 0)) and g.contains_point((4, 3))
+    assert not g.contains_point((4.01, 1)) and not g.contains_point((-0.5, 1))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"width": 0, "height": 3}, r"Grid width must be at least 1, got 0"),
+        ({"width": 3, "height": -2}, r"Grid height must be at least 1, got -2"),
+        ({"width": 2.5, "height": 3}, r"Grid width must be a whole number, got 2.5"),
+        ({"width": 3, "height": 3, "square": 0}, r"Grid square must be greater than 0, got 0"),
+        ({"width": 3, "height": 3, "square": float("nan")}, r"Grid square must be a finite number"),
+        ({"width": 3, "height": 3, "units": "cubits"}, r"units 'cubits' has no default square size"),
+    ],
+)
+def test_bad_grids(kwargs, match):
+    with pytest.raises(ag.AoegridError, match=match):
+        ag.Grid(**kwargs)
+
+
+def test_huge_grid_is_refused_before_allocating():
+    with pytest.raises(ag.GridTooLargeError, match=r"a 1000000 x 1000000 grid has 1,000,000,000,000 squares"):
+        ag.Grid(10**6, 10**6)
+    with pytest.raises(ValueError):  # also a ValueError for callers that know no aoegrid
+        ag.Grid(10**6, 10**6)

@@ -109,9 +109,10 @@ def test_inclusion_nesting_for_spheres(diagonals, radius, at):
 @given(shapes(), st.sampled_from(FEET_PRESETS), st.integers(-3, 3), st.integers(-3, 3))
 def test_translation(shape, preset, dx, dy):
     """Moving the origin by whole squares moves the squares, nothing else."""
-    base = ag.area(shape, at=(12, 12), on=ag.Grid(60, 60), rules=preset)
-    moved = ag.area(shape, at=(12 + dx + 18, 12 + dy + 18), on=ag.Grid(60, 60), rules=preset)
-    assert [(x + dx + 18, y + dy + 18) for x, y in base.squares] == moved.squares
+    big = ag.Grid(80, 80)  # room for every drawn shape around both origins
+    base = ag.area(shape, at=(36, 36), on=big, rules=preset)
+    moved = ag.area(shape, at=(36 + dx, 36 + dy), on=big, rules=preset)
+    assert [(x + dx, y + dy) for x, y in base.squares] == moved.squares
 
 
 @settings(max_examples=100, deadline=None)

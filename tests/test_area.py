@@ -2,9 +2,9 @@
 
 import numpy as np
 import pytest
+from tests.conftest import picture
 
 import aoegrid as ag
-from tests.conftest import picture
 
 
 def squares_around(a: ag.Area, x0: int, y0: int) -> list[tuple[int, int]]:

@@ -28,7 +28,16 @@ from aoegrid.errors import (
     OffGridError,
 )
 from aoegrid.grid import Grid
-from aoegrid.options import Anchor, ConeKind, Diagonals, Inclusion, Mode, OriginPoint, Side, SpaceOrigin
+from aoegrid.options import (
+    Anchor,
+    ConeKind,
+    Diagonals,
+    Inclusion,
+    Mode,
+    OriginPoint,
+    Side,
+    SpaceOrigin,
+)
 from aoegrid.rules import PRESETS, Rules
 from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shapable, Sphere
 from aoegrid.tokens import SIZES, Space, Token

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from numbers import Real
+from typing import Any
 
 from aoegrid.errors import InvalidTypeError, InvalidValueError
 
@@ -51,12 +52,12 @@ def count(value: object, field: str, minimum: int = 1) -> int:
     return int(value)
 
 
-def point(value: object, field: str) -> tuple[float, float]:
+def point(value: Any, field: str) -> tuple[float, float]:
     """``value`` as an ``(x, y)`` pair of finite floats."""
     try:
-        x, y = value  # type: ignore[misc]
+        px, py = value
     except (TypeError, ValueError):
         raise InvalidTypeError(
             f"{field} must be an (x, y) pair in grid units, got {value!r}"
         ) from None
-    return real(x, f"{field} x"), real(y, f"{field} y")
+    return real(px, f"{field} x"), real(py, f"{field} y")

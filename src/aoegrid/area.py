@@ -25,7 +25,16 @@ from aoegrid.errors import (
     OffGridError,
 )
 from aoegrid.grid import Grid
-from aoegrid.options import Anchor, ConeKind, Inclusion, Mode, OriginPoint, Side, SpaceOrigin, parse_option
+from aoegrid.options import (
+    Anchor,
+    ConeKind,
+    Inclusion,
+    Mode,
+    OriginPoint,
+    Side,
+    SpaceOrigin,
+    parse_option,
+)
 from aoegrid.raster import (
     Window,
     center_offsets,
@@ -200,7 +209,7 @@ def _origin_from_space(shape: Shape, space: Space, rules: Rules) -> _Origin:
         raise InvalidValueError(
             "a Shapable area is placed at an intersection, not on a creature; pass at=(x, y)"
         )
-    d = unit_vector(shape.direction)
+    d = unit_vector(float(shape.direction))
     cx, cy = space.center
     # Leave the space along the direction: the first side the ray meets.
     tx = (space.width / 2) / abs(d[0]) if d[0] else math.inf
@@ -294,17 +303,17 @@ def _rasterize(shape: Shape, o: _Origin, rules: Rules, square: float, window: Wi
     ox, oy = o.x0, o.y0
     if isinstance(shape, Line):
         return _line(shape, (ox, oy), rules, square, window)
-    d = unit_vector(shape.direction)
+    d = unit_vector(float(shape.direction))
     if isinstance(shape, Cone):
         length = shape.length / square
-        kind = shape.kind or rules.cone
+        kind = ConeKind(shape.kind) if shape.kind is not None else rules.cone
         if kind is ConeKind.QUARTER_CIRCLE and rules.inclusion is Inclusion.FAR_EDGE:
             cx, cy = centers(window)
             from aoegrid.regions import within_angle
 
             aimed = within_angle(cx - ox, cy - oy, d, 45.0)
             return np.asarray(aimed & _far_within(length, o, rules, window))
-        region: Region = _cone_region(kind, (ox, oy), d, shape.direction, length)
+        region: Region = _cone_region(kind, (ox, oy), d, float(shape.direction), length)
     else:
         region = _cube_region(shape, (ox, oy), d, square)
     return _include(region, (ox, oy), rules, window)
@@ -351,7 +360,7 @@ def _cube_region(shape: Cube, o: tuple[float, float], d: tuple[float, float], sq
     size = shape.size / square
     n = right_normal(d)
     ox, oy = o
-    lo, hi = {Anchor.CENTER: (-size / 2, size / 2), Anchor.LEFT: (0.0, size), Anchor.RIGHT: (-size, 0.0)}[shape.anchor]
+    lo, hi = {Anchor.CENTER: (-size / 2, size / 2), Anchor.LEFT: (0.0, size), Anchor.RIGHT: (-size, 0.0)}[Anchor(shape.anchor)]
     a = (ox + lo * n[0], oy + lo * n[1])
     b = (ox + hi * n[0], oy + hi * n[1])
     return ConvexPolygon((a, b, (b[0] + size * d[0], b[1] + size * d[1]), (a[0] + size * d[0], a[1] + size * d[1])))
@@ -383,9 +392,9 @@ def _include(region: Region, o: tuple[float, float], rules: Rules, window: Windo
 def _line(shape: Line, o: tuple[float, float], rules: Rules, square: float, window: Window) -> BoolArray:
     length = shape.length / square
     width = _line_width(shape, rules) / square
-    d = unit_vector(shape.direction)
+    d = unit_vector(float(shape.direction))
     n = right_normal(d)
-    if shape.side is Side.LEFT:
+    if shape.side == Side.LEFT:
         n = (-n[0], -n[1])
     ox, oy = o
     far_edge = rules.inclusion is Inclusion.FAR_EDGE
@@ -473,7 +482,7 @@ class Area:
     (True, 8, 0, True)
     """
 
-    __slots__ = ("grid", "window", "_local", "shape", "origin", "rules", "mode", "_mask")
+    __slots__ = ("_local", "_mask", "grid", "mode", "origin", "rules", "shape", "window")
 
     def __init__(
         self,
@@ -521,10 +530,10 @@ class Area:
     def __iter__(self) -> Iterator[tuple[int, int]]:
         return iter(self.squares)
 
-    def __contains__(self, square: object) -> bool:
+    def __contains__(self, square: Any) -> bool:
         try:
-            x, y = square  # type: ignore[misc]
-            x, y = int(x), int(y)
+            sx, sy = square
+            x, y = int(sx), int(sy)
         except (TypeError, ValueError):
             return False
         w = self.window

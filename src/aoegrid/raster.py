@@ -109,7 +109,8 @@ def threshold_mask(
         hi = np.where(active & ~good, mid, hi)
         active = lo < hi
     small = np.int16 if n < np.iinfo(np.int16).max else np.int32
-    return np.asarray(rank.astype(small)[None, :] < lo[level_of_row].astype(small)[:, None])
+    cut: NDArray[np.integer] = lo[level_of_row].astype(small)
+    return np.asarray(np.less(rank.astype(small)[None, :], cut[:, None]))
 
 
 def centers(window: Window) -> tuple[FloatArray, FloatArray]:

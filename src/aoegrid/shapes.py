@@ -93,8 +93,8 @@ class Cone(_Shape):
     """
 
     length: float
-    direction: float = 0.0
-    kind: ConeKind | None = None
+    direction: float | str = 0.0
+    kind: ConeKind | str | None = None
     name: ClassVar[str] = "cone"
 
     def __post_init__(self) -> None:
@@ -121,9 +121,9 @@ class Line(_Shape):
     """
 
     length: float
-    direction: float = 0.0
+    direction: float | str = 0.0
     width: float | None = None
-    side: Side = Side.RIGHT
+    side: Side | str = Side.RIGHT
     name: ClassVar[str] = "line"
 
     def __post_init__(self) -> None:
@@ -148,8 +148,8 @@ class Cube(_Shape):
     """
 
     size: float
-    direction: float = 0.0
-    anchor: Anchor = Anchor.CENTER
+    direction: float | str = 0.0
+    anchor: Anchor | str = Anchor.CENTER
     name: ClassVar[str] = "cube"
 
     def __post_init__(self) -> None:

@@ -300,7 +300,7 @@ def test_bad_area_input(grid, kwargs, error, match):
 
 
 def test_bad_area_types(grid):
-    with pytest.raises(ag.InvalidTypeError, match=r"on must be an aoegrid.Grid, got \(40, 30\) of type tuple"):
+    with pytest.raises(ag.InvalidTypeError, match=r"on must be an aoegrid.Grid or BattleMap, got \(40, 30\) of type tuple"):
         ag.area(ag.Sphere(10), at=(1, 1), on=(40, 30))
     with pytest.raises(ag.InvalidTypeError, match=r"shape must be one of Sphere, Cylinder, Cone, Line, Cube, Shapable; got 20"):
         ag.area(20, at=(1, 1), on=grid)

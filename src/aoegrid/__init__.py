@@ -17,6 +17,10 @@ Examples
 """
 
 from aoegrid import savage_worlds
+from aoegrid.battlemap import BattleMap
+from aoegrid.cover import Cover, CoverRule
+from aoegrid.visibility import OriginOnWallError
+from aoegrid.walls import Wall, walls_from
 from aoegrid.area import Area, area
 from aoegrid.distance import distance
 from aoegrid.errors import (
@@ -46,6 +50,12 @@ __version__ = "0.1.0"
 
 __all__ = [
     "PRESETS",
+    "BattleMap",
+    "Cover",
+    "CoverRule",
+    "OriginOnWallError",
+    "Wall",
+    "walls_from",
     "SIZES",
     "Anchor",
     "AoegridError",

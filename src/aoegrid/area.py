@@ -24,6 +24,8 @@ from aoegrid.errors import (
     InvalidValueError,
     OffGridError,
 )
+from aoegrid.battlemap import BattleMap
+from aoegrid.cover import Cover, grade
 from aoegrid.grid import Grid
 from aoegrid.options import (
     Anchor,
@@ -48,9 +50,13 @@ from aoegrid.raster import (
 from aoegrid.regions import EPS, ConvexPolygon, Region, RoundedRect, Sector, Teardrop
 from aoegrid.rules import Rules, resolve_rules
 from aoegrid.shapes import SHAPE_TYPES, Cone, Cube, Cylinder, Line, Shapable, Shape, Sphere
+from aoegrid.spread import blocked_steps, path_distance
 from aoegrid.tokens import Space, Token
+from aoegrid.visibility import Visibility, visibility
+from aoegrid.walls import Channel
 
 BoolArray = NDArray[np.bool_]
+FloatArray = NDArray[np.float64]
 
 #: Stencils up to this many squares are cached per (shape, rules, origin
 #: offset within its square), so placing the same effect again is a copy.
@@ -74,13 +80,14 @@ class _Origin:
 def area(
     shape: Shape,
     at: Any,
-    on: Grid,
+    on: Grid | BattleMap,
     rules: Rules | str = "starfinder",
     mode: Mode | str = "burst",
     *,
     include_origin: bool | None = None,
+    caster: Any = None,
 ) -> Area:
-    """The squares of grid ``on`` that ``shape``, placed ``at`` a point, covers.
+    """The squares of ``on`` that ``shape``, placed ``at`` a point, covers.
 
     Parameters
     ----------
@@ -95,17 +102,26 @@ def area(
         direction leaves the space (at the nearest corner under rules whose
         origins are intersections; from an edge's middle, the corner to the
         right of the direction).
-    on : Grid
-        The grid.
+    on : Grid or BattleMap
+        The grid, or a map whose walls cut the area: a burst or emanation
+        takes only squares some straight line from the origin reaches
+        (``Area.visible > 0``), a spread counts its distance around walls,
+        a line stops at the first wall, and a Starfinder cylinder ignores
+        walls.
     rules : str or Rules
         A preset name (``"starfinder"``, ``"pf2e"``, ``"sw5e"``,
         ``"savage-worlds"`` or an alias) or a :class:`Rules`.
     mode : str
         ``"burst"``, ``"emanation"`` or ``"spread"``. With no walls the three
-        cover the same squares.
+        cover the same squares. An emanation from a creature has line of
+        effect from any point of its space (tested from the space's corners,
+        nudged inside, and its centre).
     include_origin : bool, optional
         Whether a creature the area comes from is in it. ``None`` follows the
         rules (5e leaves the caster out of its own cone, cube and line).
+    caster : (x, y), Token or Space, optional
+        Who places the effect. Under 5e, a point of origin the caster cannot
+        see, behind a wall, comes into being on the near side of the wall.
 
     Returns
     -------
@@ -136,13 +152,18 @@ def area(
      . . . . . . . .
      . . . . . . . .
     """
-    if not isinstance(on, Grid):
-        raise InvalidTypeError(f"on must be an aoegrid.Grid, got {on!r} of type {type(on).__name__}")
+    if isinstance(on, BattleMap):
+        grid, bmap = on.grid, on
+    elif isinstance(on, Grid):
+        grid, bmap = on, None
+    else:
+        raise InvalidTypeError(
+            f"on must be an aoegrid.Grid or BattleMap, got {on!r} of type {type(on).__name__}"
+        )
     if not isinstance(shape, SHAPE_TYPES):
         raise InvalidTypeError(
             f"shape must be one of Sphere, Cylinder, Cone, Line, Cube, Shapable; got {shape!r}"
         )
-    grid = on
     rules = resolve_rules(rules)
     mode = parse_option(Mode, mode, "mode")
     if include_origin is not None and not isinstance(include_origin, bool):
@@ -153,11 +174,11 @@ def area(
             f"{grid.units!r}; make the grid with units={rules.units!r} "
             f"(or use rules.replace(units=None) to accept any unit)"
         )
-    caster: Space | None = None
+    caster_space: Space | None = None
     if isinstance(at, (Token, Space)):
-        caster = at.space if isinstance(at, Token) else at
-        _check_space(caster, grid)
-        origin = _origin_from_space(shape, caster, rules)
+        caster_space = at.space if isinstance(at, Token) else at
+        _check_space(caster_space, grid)
+        origin = _origin_from_space(shape, caster_space, rules)
     else:
         p = point(at, "at")
         if not grid.contains_point(p):
@@ -174,14 +195,78 @@ def area(
             )
         origin = _Origin(p[0], p[1], p[0], p[1])
 
-    window, local = _stencil_on_grid(shape, origin, rules, grid)
-    if caster is not None:
+    if bmap is not None and caster is not None and rules.hidden_origin_to_near_side and origin.is_point:
+        origin = _near_side(bmap, _viewpoint(caster, grid), origin)
+    stop = math.inf
+    if bmap is not None and isinstance(shape, Line):
+        d = unit_vector(float(shape.direction))
+        frame = _frame(bmap.grid, [(origin.x0, origin.y0)])
+        vis = see_from(bmap, Channel.EFFECT, (origin.x0, origin.y0), frame)
+        stop = vis.reach(math.atan2(d[1], d[0]))
+    window, local = _stencil_on_grid(shape, origin, rules, grid, stop)
+    result = Area(grid, window, local, shape=shape, origin=caster_space or (origin.x0, origin.y0),
+                  rules=rules, mode=mode)
+    if bmap is not None:
+        result._on_map(bmap, _samples(origin), origin)
+    if caster_space is not None:
         included = shape.name in rules.origin_included if include_origin is None else include_origin
         if not included:
-            local = local.copy()
-            _clear_space(local, window, caster)
-    return Area(grid, window, local, shape=shape, origin=caster or (origin.x0, origin.y0),
-                rules=rules, mode=mode)
+            result._clear(caster_space)
+    return result
+
+
+def see_from(bmap: BattleMap, channel: Channel, origin: tuple[float, float],
+             frame: tuple[float, float, float, float]) -> Visibility:
+    """The visibility of ``origin`` on ``bmap`` among walls meeting ``frame``."""
+    segs, ways = bmap.wallset(channel).near(frame)
+    return visibility(origin, segs, ways, frame)
+
+
+def _frame(grid: Grid, points: list[tuple[float, float]], window: Window | None = None) -> tuple[float, float, float, float]:
+    """A box around ``window`` (or the whole grid) and ``points``, one square wider."""
+    if window is None:
+        window = Window(0, 0, grid.width, grid.height)
+    xs = [window.x0, window.x0 + window.width, *(p[0] for p in points)]
+    ys = [window.y0, window.y0 + window.height, *(p[1] for p in points)]
+    return min(xs) - 1.0, min(ys) - 1.0, max(xs) + 1.0, max(ys) + 1.0
+
+
+def _samples(origin: _Origin) -> list[tuple[float, float]]:
+    """Where lines of effect start: the point, or a space's corners (nudged in) and centre."""
+    if origin.is_point:
+        return [(origin.x0, origin.y0)]
+    nudge = 1e-6
+    x0, y0, x1, y1 = origin.x0 + nudge, origin.y0 + nudge, origin.x1 - nudge, origin.y1 - nudge
+    cx, cy = (origin.x0 + origin.x1) / 2, (origin.y0 + origin.y1) / 2
+    return [(x0, y0), (x1, y0), (x0, y1), (x1, y1), (cx, cy)]
+
+
+def _viewpoint(caster: Any, grid: Grid) -> tuple[float, float]:
+    if isinstance(caster, (Token, Space)):
+        space = caster.space if isinstance(caster, Token) else caster
+        return space.center
+    p = point(caster, "caster")
+    if not grid.contains_point(p):
+        raise OffGridError(f"caster {_fmt(p)} is off the {grid.width} x {grid.height} grid")
+    return p
+
+
+def _near_side(bmap: BattleMap, viewer: tuple[float, float], origin: _Origin) -> _Origin:
+    """5e: an unseen point of origin behind a wall moves to the wall's near side."""
+    target = (origin.x0, origin.y0)
+    frame = _frame(bmap.grid, [viewer, target])
+    if see_from(bmap, Channel.SIGHT, viewer, frame).sees(np.array(target[0]), np.array(target[1])):
+        return origin
+    vis = see_from(bmap, Channel.EFFECT, viewer, frame)
+    dx, dy = target[0] - viewer[0], target[1] - viewer[1]
+    dist = math.hypot(dx, dy)
+    reach = vis.reach(math.atan2(dy, dx))
+    if dist <= reach:
+        return origin  # unseen, but no wall in the way (fog, darkness): it stays
+    # Just short of the wall, so the point is on the caster's side of it.
+    t = max(reach - 1e-6, 0.0) / dist
+    p = (viewer[0] + t * dx, viewer[1] + t * dy)
+    return _Origin(p[0], p[1], p[0], p[1])
 
 
 def _fmt(p: tuple[float, float]) -> str:
@@ -236,17 +321,20 @@ def _clear_space(local: BoolArray, window: Window, space: Space) -> None:
         local[ya:yb, xa:xb] = False
 
 
-def _stencil_on_grid(shape: Shape, origin: _Origin, rules: Rules, grid: Grid) -> tuple[Window, BoolArray]:
+def _stencil_on_grid(
+    shape: Shape, origin: _Origin, rules: Rules, grid: Grid, stop: float = math.inf
+) -> tuple[Window, BoolArray]:
     """The shape's squares near the origin, clipped to the grid.
 
     Computed in a frame whose origin is the integer point below-left of the
     origin, so the answer depends only on the origin's offset within its
-    square; small stencils are cached on that offset.
+    square; small stencils are cached on that offset. ``stop`` cuts a line
+    where it strikes a wall.
     """
     fx, fy = math.floor(origin.x0), math.floor(origin.y0)
     rel = _Origin(origin.x0 - fx, origin.y0 - fy, origin.x1 - fx, origin.y1 - fy)
     full = Window.around(_bounds(shape, rel, rules, grid.square), None)
-    if full.width * full.height <= _CACHE_CELLS:
+    if full.width * full.height <= _CACHE_CELLS and stop == math.inf:
         stencil = _cached_stencil(shape, rel, rules, grid.square, full)
         win, local = full, stencil
     else:
@@ -256,7 +344,7 @@ def _stencil_on_grid(shape: Shape, origin: _Origin, rules: Rules, grid: Grid) ->
         x1 = min(clip.x0 + clip.width, grid.width - fx)
         y1 = min(clip.y0 + clip.height, grid.height - fy)
         win = Window(x0, y0, max(x1 - x0, 0), max(y1 - y0, 0))
-        local = _rasterize(shape, rel, rules, grid.square, win)
+        local = _rasterize(shape, rel, rules, grid.square, win, stop)
     # Clip the (relative) window to the grid and move it to grid coordinates.
     x0 = max(win.x0 + fx, 0)
     y0 = max(win.y0 + fy, 0)
@@ -292,8 +380,13 @@ def _line_width(shape: Line, rules: Rules) -> float:
     return rules.line_width if shape.width is None else shape.width
 
 
-def _rasterize(shape: Shape, o: _Origin, rules: Rules, square: float, window: Window) -> BoolArray:
-    """The squares of ``window`` the shape covers under ``rules``."""
+def _rasterize(
+    shape: Shape, o: _Origin, rules: Rules, square: float, window: Window, stop: float = math.inf
+) -> BoolArray:
+    """The squares of ``window`` the shape covers under ``rules``.
+
+    ``stop`` (squares) is where a line strikes a wall.
+    """
     if window.width == 0 or window.height == 0:
         return np.zeros(window.shape, dtype=bool)
     if isinstance(shape, (Sphere, Cylinder)):
@@ -302,7 +395,7 @@ def _rasterize(shape: Shape, o: _Origin, rules: Rules, square: float, window: Wi
         return _shapable(shape, o, square, window)
     ox, oy = o.x0, o.y0
     if isinstance(shape, Line):
-        return _line(shape, (ox, oy), rules, square, window)
+        return _line(shape, (ox, oy), rules, square, window, stop)
     d = unit_vector(float(shape.direction))
     if isinstance(shape, Cone):
         length = shape.length / square
@@ -389,7 +482,9 @@ def _include(region: Region, o: tuple[float, float], rules: Rules, window: Windo
     return out
 
 
-def _line(shape: Line, o: tuple[float, float], rules: Rules, square: float, window: Window) -> BoolArray:
+def _line(
+    shape: Line, o: tuple[float, float], rules: Rules, square: float, window: Window, stop: float
+) -> BoolArray:
     length = shape.length / square
     width = _line_width(shape, rules) / square
     d = unit_vector(float(shape.direction))
@@ -403,14 +498,14 @@ def _line(shape: Line, o: tuple[float, float], rules: Rules, square: float, wind
         # on its chosen side, as if moved half a square that way.
         on_grid = (d[1] == 0.0 and oy.is_integer()) or (d[0] == 0.0 and ox.is_integer())
         start = (ox + 0.5 * n[0], oy + 0.5 * n[1]) if on_grid else o
-        crossed = ray_crossing(window, start, d, math.inf if far_edge else length)
+        crossed = ray_crossing(window, start, d, min(stop, math.inf if far_edge else length))
         if far_edge:
             crossed &= _far_within(length, _Origin(ox, oy, ox, oy), rules, window)
         return crossed
     if far_edge:
         # The band runs beside the line on its side; the diagonal rule, not
         # the band's end, limits the length, so the band runs long.
-        run = 1.5 * length + 2.0
+        run = min(1.5 * length + 2.0, stop)
         band = ConvexPolygon((
             (ox, oy),
             (ox + width * n[0], oy + width * n[1]),
@@ -419,6 +514,7 @@ def _line(shape: Line, o: tuple[float, float], rules: Rules, square: float, wind
         ))
         return np.asarray(covered(band, window, 0.0) & _far_within(length, _Origin(ox, oy, ox, oy), rules, window))
     h = width / 2
+    length = min(length, stop)
     band = ConvexPolygon((
         (ox - h * n[0], oy - h * n[1]),
         (ox + h * n[0], oy + h * n[1]),
@@ -471,6 +567,15 @@ class Area:
     the right and y down. Areas on the same grid combine with ``|``, ``&``
     and ``-``; a combined area keeps no shape or origin.
 
+    On a :class:`~aoegrid.battlemap.BattleMap` an area also reports, for each
+    square of its shape (``shape_mask``), how much of it the origin reaches:
+    ``visible`` (exact fraction of the square a straight line from the origin
+    reaches, NaN off the shape), ``cover`` (the rules' cover grade, see
+    :class:`aoegrid.cover.Cover`; -1 off the shape), the same for line of
+    sight (``sight_visible``, ``sight_cover``), and for spreads
+    ``path_distance`` (in the grid's unit, ``inf`` where the spread cannot
+    go).
+
     Examples
     --------
     >>> g = Grid(6, 4)
@@ -482,7 +587,23 @@ class Area:
     (True, 8, 0, True)
     """
 
-    __slots__ = ("_local", "_mask", "grid", "mode", "origin", "rules", "shape", "window")
+    __slots__ = (
+        "_cover",
+        "_local",
+        "_map",
+        "_mask",
+        "_path",
+        "_samples",
+        "_shape_local",
+        "_sight",
+        "_visible",
+        "grid",
+        "mode",
+        "origin",
+        "rules",
+        "shape",
+        "window",
+    )
 
     def __init__(
         self,
@@ -498,11 +619,148 @@ class Area:
         self.grid = grid
         self.window = window
         self._local = local
+        self._shape_local = local
         self.shape = shape
         self.origin = origin
         self.rules = rules
         self.mode = mode
         self._mask: BoolArray | None = None
+        self._map: BattleMap | None = None
+        self._samples: list[tuple[float, float]] = []
+        self._visible: FloatArray | None = None
+        self._cover: NDArray[np.int8] | None = None
+        self._sight: tuple[FloatArray, NDArray[np.int8]] | None = None
+        self._path: FloatArray | None = None
+
+    # --- walls -------------------------------------------------------------
+
+    def _reach(self, channel: Channel) -> tuple[FloatArray, NDArray[np.int8]]:
+        """Visible fractions and cover grades over the window, from every sample."""
+        assert self._map is not None and self.rules is not None
+        frame = _frame(self.grid, self._samples, self.window)
+        visible = np.zeros(self.window.shape)
+        blocked = np.full(self.window.shape, 4, dtype=np.int_)
+        for p in self._samples:
+            vis = see_from(self._map, channel, p, frame)
+            np.maximum(visible, vis.fraction(self.window), out=visible)
+            np.minimum(blocked, vis.blocked_corners(self.window), out=blocked)
+        return visible, grade(self.rules.cover, visible, blocked)
+
+    def _on_map(self, bmap: BattleMap, samples: list[tuple[float, float]], origin: _Origin) -> None:
+        """Cut the shape by the map's walls, as the mode and rules say."""
+        assert self.rules is not None
+        self._map, self._samples = bmap, samples
+        shape = self._shape_local
+        self._visible, self._cover = self._reach(Channel.EFFECT)
+        if self.mode is Mode.SPREAD:
+            self._local = shape & self._spread(bmap, origin)
+        elif isinstance(self.shape, Cylinder) and self.rules.cylinder_ignores_walls:
+            self._local = shape
+        else:
+            self._local = shape & (self._visible > EPS)
+
+    def _spread(self, bmap: BattleMap, origin: _Origin) -> BoolArray:
+        """Squares whose path around walls is short enough (see :mod:`aoegrid.spread`)."""
+        assert self.rules is not None and self.shape is not None
+        w, rules = self.window, self.rules
+        walls, _ = bmap.wallset(Channel.EFFECT).near(_frame(self.grid, self._samples, w))
+        xs, ys = w.xs, w.ys
+        fx = far_offsets(xs, origin.x0, origin.x1)[None, :]
+        fy = far_offsets(ys, origin.y0, origin.y1)[:, None]
+        # The first step: squares whose closed extent holds the origin (or
+        # overlaps the space), entered along a line that crosses no wall.
+        touching = (near_offsets(xs, origin.x0, origin.x1)[None, :] == 0) & (
+            near_offsets(ys, origin.y0, origin.y1)[:, None] == 0
+        )
+        cx, cy = centers(w)
+        frame = _frame(self.grid, self._samples, w)
+        seen = np.zeros(w.shape, dtype=bool)
+        for p in self._samples:
+            seen |= see_from(bmap, Channel.EFFECT, p, frame).sees(cx, cy)
+        start = measure(fx, fy, rules.diagonals)
+        parity = np.broadcast_to((np.floor(np.minimum(fx, fy)) % 2).astype(np.int8), w.shape)
+        walled = path_distance(
+            w, np.where(touching & seen, start, np.inf), parity, blocked_steps(w, walls), rules.diagonals
+        )
+        # The same count with no walls: only the window's edge stops a step.
+        open_field = path_distance(
+            w, np.where(touching, start, np.inf), parity, blocked_steps(w, walls[:0]), rules.diagonals
+        )
+        self._path = walled * self.grid.square
+        detour = walled - open_field
+        radius = _radius_squares(self.shape, self.grid)
+        if rules.inclusion is Inclusion.FAR_EDGE:
+            own = start
+        elif rules.inclusion is Inclusion.CENTER:
+            own = np.hypot(center_offsets(xs, origin.x0, origin.x1)[None, :], center_offsets(ys, origin.y0, origin.y1)[:, None])
+        else:
+            own = np.hypot(near_offsets(xs, origin.x0, origin.x1)[None, :], near_offsets(ys, origin.y0, origin.y1)[:, None])
+        return np.asarray(own + detour <= radius + EPS)
+
+    def _clear(self, space: Space) -> None:
+        """Leave a creature's own squares out."""
+        self._local = self._local.copy()
+        _clear_space(self._local, self.window, space)
+        self._mask = None
+
+    def _full(self, local: NDArray[Any], fill: Any) -> NDArray[Any]:
+        w = self.window
+        out = np.full(self.grid.shape, fill, dtype=local.dtype)
+        out[w.y0 : w.y0 + w.height, w.x0 : w.x0 + w.width] = local
+        out.flags.writeable = False
+        return out
+
+    def _need_map(self, what: str) -> None:
+        if self._map is None:
+            raise InvalidValueError(
+                f"{what} needs walls: compute the area on an aoegrid.BattleMap, not a bare Grid"
+            )
+
+    @property
+    def shape_mask(self) -> BoolArray:
+        """The squares of the shape before walls cut it."""
+        return self._full(self._shape_local, False)
+
+    @property
+    def visible(self) -> FloatArray:
+        """Exact fraction of each square of the shape reached by line of effect."""
+        self._need_map("visible")
+        assert self._visible is not None
+        return self._full(np.where(self._shape_local, self._visible, np.nan), np.nan)
+
+    @property
+    def cover(self) -> NDArray[np.int8]:
+        """Cover grade of each square of the shape (-1 elsewhere)."""
+        self._need_map("cover")
+        assert self._cover is not None
+        return self._full(np.where(self._shape_local, self._cover, -1).astype(np.int8), -1)
+
+    def _sight_arrays(self) -> tuple[FloatArray, NDArray[np.int8]]:
+        self._need_map("line of sight")
+        if self._sight is None:
+            self._sight = self._reach(Channel.SIGHT)
+        return self._sight
+
+    @property
+    def sight_visible(self) -> FloatArray:
+        """Exact fraction of each square of the shape the origin can see."""
+        v, _ = self._sight_arrays()
+        return self._full(np.where(self._shape_local, v, np.nan), np.nan)
+
+    @property
+    def sight_cover(self) -> NDArray[np.int8]:
+        """Grade of each square of the shape by line of sight (-1 elsewhere)."""
+        _, c = self._sight_arrays()
+        return self._full(np.where(self._shape_local, c, -1).astype(np.int8), -1)
+
+    @property
+    def path_distance(self) -> FloatArray:
+        """For spreads: path length around walls to each square, in the grid's unit."""
+        if self._path is None:
+            raise InvalidValueError("path_distance is computed for spreads on a BattleMap (mode='spread')")
+        return self._full(self._path, np.inf)
+
+    # --- the squares -------------------------------------------------------
 
     @property
     def mask(self) -> BoolArray:
@@ -511,10 +769,9 @@ class Area:
             w = self.window
             if (w.width, w.height) == (self.grid.width, self.grid.height):
                 full = self._local
+                full.flags.writeable = False
             else:
-                full = np.zeros(self.grid.shape, dtype=bool)
-                full[w.y0 : w.y0 + w.height, w.x0 : w.x0 + w.width] = self._local
-            full.flags.writeable = False
+                full = self._full(self._local, False)
             self._mask = full
         return self._mask
 
@@ -587,3 +844,9 @@ class Area:
         from aoegrid.text import render
 
         return render(self, margin=margin)
+
+
+def _radius_squares(shape: Shape, grid: Grid) -> float:
+    """The distance a spread may travel, in squares."""
+    size = shape.radius if isinstance(shape, (Sphere, Cylinder)) else shape.reach
+    return size / grid.square

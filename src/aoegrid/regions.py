@@ -207,7 +207,6 @@ class Teardrop:
         return segs, np.array([[cx, cy, self.end_radius, tb, ta]])
 
 
-Region = ConvexPolygon | RoundedRect | Sector | Teardrop
 
 
 def within_angle(vx: FloatArray, vy: FloatArray, axis: Vec, half_angle: float) -> BoolArray:
@@ -222,3 +221,26 @@ def within_angle(vx: FloatArray, vy: FloatArray, axis: Vec, half_angle: float) -
     cos2 = 0.5 if half_angle == 45.0 else math.cos(math.radians(half_angle)) ** 2
     norm2 = vx * vx + vy * vy
     return np.asarray((dot >= 0.0) & (dot * dot >= cos2 * norm2 * (1.0 - 1e-12)))
+
+
+@dataclass(frozen=True, slots=True)
+class Outline:
+    """Any simple polygon given by its ``(n, 2)`` vertices, for coverage only.
+
+    Visibility polygons are star-shaped, not convex; the area rasteriser
+    needs nothing but the outline.
+    """
+
+    vertices: FloatArray
+
+    @property
+    def bounds(self) -> tuple[float, float, float, float]:
+        v = self.vertices
+        return float(v[:, 0].min()), float(v[:, 1].min()), float(v[:, 0].max()), float(v[:, 1].max())
+
+    def boundary(self) -> tuple[FloatArray, FloatArray]:
+        v = self.vertices
+        return np.hstack([v, np.roll(v, -1, axis=0)]), _no_arcs()
+
+
+Region = ConvexPolygon | RoundedRect | Sector | Teardrop | Outline

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from aoegrid._validate import non_negative
+from aoegrid.cover import CoverRule
 from aoegrid.errors import InvalidTypeError, InvalidValueError
 from aoegrid.options import (
     ConeKind,
@@ -70,6 +71,14 @@ class Rules:
     origin_included : iterable of str
         Shapes whose area includes the creature it originates from. Under 5e
         a cone, cube or line leaves its caster out unless the caster chooses.
+    cover : str
+        How cover is graded: ``"any-corner"``, ``"corner-count"`` or
+        ``"total-only"`` (see :class:`aoegrid.cover.CoverRule`).
+    cylinder_ignores_walls : bool
+        Starfinder: "A cylinder-shaped effect ignores any obstructions".
+    hidden_origin_to_near_side : bool
+        5e: a point of origin placed where the caster cannot see it, behind
+        an obstruction, comes into being on the near side of it.
 
     Examples
     --------
@@ -87,6 +96,9 @@ class Rules:
     origin: OriginPoint = OriginPoint.ANY
     from_space: SpaceOrigin = SpaceOrigin.EDGES
     origin_included: frozenset[str] = SHAPE_NAMES
+    cover: CoverRule = CoverRule.ANY_CORNER
+    cylinder_ignores_walls: bool = False
+    hidden_origin_to_near_side: bool = False
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -113,6 +125,10 @@ class Rules:
                 f"{sorted(SHAPE_NAMES)}"
             )
         set_(self, "origin_included", names)
+        set_(self, "cover", parse_option(CoverRule, self.cover, "cover"))
+        for flag in ("cylinder_ignores_walls", "hidden_origin_to_near_side"):
+            if not isinstance(getattr(self, flag), bool):
+                raise InvalidTypeError(f"Rules {flag} must be True or False, got {getattr(self, flag)!r}")
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with ``changes`` applied, validated like new rules."""
@@ -145,6 +161,8 @@ STARFINDER = Rules(
     units="ft",
     origin=OriginPoint.INTERSECTION,
     from_space=SpaceOrigin.CENTER,
+    cover=CoverRule.ANY_CORNER,
+    cylinder_ignores_walls=True,
 )
 PF2E = STARFINDER.replace(name="pf2e", line_width=5.0, from_space=SpaceOrigin.EDGES)
 SW5E = Rules(
@@ -157,6 +175,8 @@ SW5E = Rules(
     origin=OriginPoint.ANY,
     from_space=SpaceOrigin.EDGES,
     origin_included=frozenset({"sphere", "cylinder", "shapable"}),
+    cover=CoverRule.CORNER_COUNT,
+    hidden_origin_to_near_side=True,
 )
 SAVAGE_WORLDS = Rules(
     name="savage-worlds",
@@ -167,6 +187,7 @@ SAVAGE_WORLDS = Rules(
     units="in",
     origin=OriginPoint.ANY,
     from_space=SpaceOrigin.CENTER,
+    cover=CoverRule.TOTAL_ONLY,
 )
 
 PRESETS: dict[str, Rules] = {

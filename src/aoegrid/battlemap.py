@@ -1,0 +1,108 @@
+"""A battle map: a grid, its walls, sight-only zones and creatures."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+import shapely
+
+from aoegrid.errors import InvalidTypeError, InvalidValueError
+from aoegrid.grid import Grid
+from aoegrid.tokens import Token
+from aoegrid.walls import Channel, Wall, WallKind, WallSet, walls_from
+
+
+class BattleMap:
+    """A grid with walls, doors, windows, sight-only zones and tokens.
+
+    Parameters
+    ----------
+    grid : Grid
+    walls : iterable
+        :class:`Wall` objects, polylines of ``(x, y)`` points, or shapely
+        lines and polygons (a polygon's outline becomes walls), in grid units.
+    tokens : iterable of Token
+    fog : iterable
+        Sight-only obstructions (fog, darkness): shapely polygons or rings of
+        ``(x, y)`` points. Their outlines block line of sight, not line of
+        effect: nothing is seen into, out of or through them.
+
+    The walls are split where they cross and indexed once per map, on first
+    use, and reused by every query.
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> m = ag.BattleMap(ag.Grid(12, 12), walls=[ag.Wall((6, 0), (6, 12))])
+    >>> a = ag.area(ag.Sphere(20), at=(4, 6), on=m)
+    >>> len(a), len(ag.area(ag.Sphere(20), at=(4, 6), on=m.grid))
+    (36, 44)
+    """
+
+    def __init__(
+        self,
+        grid: Grid,
+        walls: Iterable[Any] = (),
+        tokens: Iterable[Token] = (),
+        fog: Iterable[Any] = (),
+    ) -> None:
+        if not isinstance(grid, Grid):
+            raise InvalidTypeError(f"BattleMap grid must be an aoegrid.Grid, got {grid!r}")
+        self.grid = grid
+        self.walls: tuple[Wall, ...] = tuple(w for item in walls for w in walls_from(item))
+        self.tokens: tuple[Token, ...] = tuple(tokens)
+        for t in self.tokens:
+            if not isinstance(t, Token):
+                raise InvalidTypeError(f"BattleMap tokens must be aoegrid.Token, got {t!r}")
+        self.fog: tuple[shapely.Polygon, ...] = tuple(_polygon(f) for f in fog)
+        self._sets: dict[Channel, WallSet] = {}
+
+    def wallset(self, channel: Channel | str) -> WallSet:
+        """The prepared walls blocking ``channel`` (split and indexed once)."""
+        channel = Channel(channel)
+        if channel not in self._sets:
+            walls = list(self.walls)
+            if channel is Channel.SIGHT:
+                walls += [w for poly in self.fog for w in walls_from(poly, blocks={"sight"})]
+            self._sets[channel] = WallSet.build(walls, channel)
+        return self._sets[channel]
+
+    @property
+    def doors(self) -> list[int]:
+        """Indices into :attr:`walls` of the doors and windows."""
+        return [i for i, w in enumerate(self.walls) if w.kind is not WallKind.WALL]
+
+    def with_door(self, index: int, open: bool) -> BattleMap:
+        """A copy of this map with door (or window) ``index`` opened or closed."""
+        if not isinstance(index, int) or not 0 <= index < len(self.walls):
+            raise InvalidValueError(f"no wall {index!r}: this map has walls 0 to {len(self.walls) - 1}")
+        wall = self.walls[index]
+        if wall.kind is WallKind.WALL:
+            raise InvalidValueError(f"wall {index} is a plain wall, not a door or window; doors are {self.doors}")
+        walls = list(self.walls)
+        walls[index] = Wall(wall.start, wall.end, wall.blocks, wall.kind, open, wall.one_way)
+        return BattleMap(self.grid, walls, self.tokens, self.fog)
+
+    def __repr__(self) -> str:
+        return (
+            f"<BattleMap {self.grid.width}x{self.grid.height}, {len(self.walls)} walls "
+            f"({len(self.doors)} doors/windows), {len(self.fog)} fog zones, {len(self.tokens)} tokens>"
+        )
+
+
+def _polygon(obj: Any) -> shapely.Polygon:
+    if isinstance(obj, shapely.Polygon):
+        poly = obj
+    else:
+        try:
+            poly = shapely.Polygon(obj)
+        except (TypeError, ValueError, shapely.errors.GEOSException):
+            raise InvalidTypeError(f"a fog zone must be a shapely Polygon or a ring of (x, y) points, got {obj!r}") from None
+    if not np.isfinite(shapely.get_coordinates(poly)).all():
+        raise InvalidValueError(f"a fog zone has a NaN or infinite coordinate: {poly.wkt}")
+    if poly.is_empty or poly.area == 0:
+        raise InvalidValueError(f"a fog zone must enclose some area, got {poly.wkt}")
+    # Only the outline is used, so a self-crossing ring keeps the outline drawn.
+    return poly

@@ -135,3 +135,35 @@ def test_savage_worlds_blast_anywhere_covers_its_footprint(template, x, y):
     assert not (((xs - x) ** 2 + (ys - y) ** 2 < r * r) & ~a.mask).any()
     # No square lies wholly outside the circle's bounding box.
     assert all(x - r - 1 < sx < x + r and y - r - 1 < sy < y + r for sx, sy in a.squares)
+
+
+EMPTY_MAP = ag.BattleMap(GRID)
+INCH_MAP = ag.BattleMap(INCH_GRID)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.sampled_from([*FEET_PRESETS, "savage-worlds"]), st.integers(1, 11),
+       st.sampled_from([(12, 12), (12.5, 12.5), (12, 12.5), (0, 0), (23, 12)]))
+def test_spread_equals_burst_on_an_open_map(preset, k, at):
+    """The spread's path count reproduces the burst exactly where nothing is in the way."""
+    rules = ag.Rules.preset(preset)
+    if rules.origin is ag.OriginPoint.INTERSECTION and not (float(at[0]).is_integer() and float(at[1]).is_integer()):
+        rules = rules.replace(origin="any")
+    on, size = (INCH_MAP, float(k)) if preset == "savage-worlds" else (EMPTY_MAP, 5.0 * k)
+    spread = ag.area(ag.Sphere(size), at=at, on=on, rules=rules, mode="spread")
+    burst = ag.area(ag.Sphere(size), at=at, on=on.grid, rules=rules)
+    assert spread == burst
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data(), st.sampled_from(FEET_PRESETS), st.sampled_from(["burst", "emanation", "spread"]))
+def test_nothing_leaks_out_of_a_sealed_room(data, preset, mode):
+    x0, y0 = data.draw(st.integers(1, 8)), data.draw(st.integers(1, 8))
+    x1, y1 = x0 + data.draw(st.integers(2, 10)), y0 + data.draw(st.integers(2, 10))
+    walls = ag.walls_from([(x0, y0), (x1, y0), (x1, y1), (x0, y1), (x0, y0)])
+    m = ag.BattleMap(GRID, walls=walls)
+    at = (data.draw(st.integers(x0 + 1, x1 - 1)), data.draw(st.integers(y0 + 1, y1 - 1)))
+    shape = data.draw(shapes())
+    assume(not isinstance(shape, ag.Cylinder) or preset == "sw5e")  # cylinders ignore walls elsewhere
+    a = ag.area(shape, at=at, on=m, rules=preset, mode=mode)
+    assert all(x0 <= x < x1 and y0 <= y < y1 for x, y in a.squares)

@@ -17,11 +17,9 @@ Examples
 """
 
 from aoegrid import savage_worlds
+from aoegrid.area import Area, area
 from aoegrid.battlemap import BattleMap
 from aoegrid.cover import Cover, CoverRule
-from aoegrid.visibility import OriginOnWallError
-from aoegrid.walls import Wall, walls_from
-from aoegrid.area import Area, area
 from aoegrid.distance import distance
 from aoegrid.errors import (
     AoegridError,
@@ -45,23 +43,22 @@ from aoegrid.options import (
 from aoegrid.rules import PRESETS, Rules
 from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shapable, Sphere
 from aoegrid.tokens import SIZES, Space, Token
+from aoegrid.visibility import OriginOnWallError, line_of_effect
+from aoegrid.walls import Wall, walls_from
 
 __version__ = "0.1.0"
 
 __all__ = [
     "PRESETS",
-    "BattleMap",
-    "Cover",
-    "CoverRule",
-    "OriginOnWallError",
-    "Wall",
-    "walls_from",
     "SIZES",
     "Anchor",
     "AoegridError",
     "Area",
+    "BattleMap",
     "Cone",
     "ConeKind",
+    "Cover",
+    "CoverRule",
     "Cube",
     "Cylinder",
     "Diagonals",
@@ -74,6 +71,7 @@ __all__ = [
     "Line",
     "Mode",
     "OffGridError",
+    "OriginOnWallError",
     "OriginPoint",
     "Rules",
     "Shapable",
@@ -82,7 +80,10 @@ __all__ = [
     "SpaceOrigin",
     "Sphere",
     "Token",
+    "Wall",
     "area",
     "distance",
+    "line_of_effect",
     "savage_worlds",
+    "walls_from",
 ]

@@ -16,6 +16,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from aoegrid._validate import point
+from aoegrid.battlemap import BattleMap
+from aoegrid.cover import grade
 from aoegrid.directions import right_normal, unit_vector
 from aoegrid.distance import measure
 from aoegrid.errors import (
@@ -24,8 +26,6 @@ from aoegrid.errors import (
     InvalidValueError,
     OffGridError,
 )
-from aoegrid.battlemap import BattleMap
-from aoegrid.cover import Cover, grade
 from aoegrid.grid import Grid
 from aoegrid.options import (
     Anchor,
@@ -50,7 +50,7 @@ from aoegrid.raster import (
 from aoegrid.regions import EPS, ConvexPolygon, Region, RoundedRect, Sector, Teardrop
 from aoegrid.rules import Rules, resolve_rules
 from aoegrid.shapes import SHAPE_TYPES, Cone, Cube, Cylinder, Line, Shapable, Shape, Sphere
-from aoegrid.spread import blocked_steps, path_distance
+from aoegrid.spread import StepMasks, path_distance
 from aoegrid.tokens import Space, Token
 from aoegrid.visibility import Visibility, visibility
 from aoegrid.walls import Channel
@@ -652,10 +652,10 @@ class Area:
         self._map, self._samples = bmap, samples
         shape = self._shape_local
         self._visible, self._cover = self._reach(Channel.EFFECT)
-        if self.mode is Mode.SPREAD:
-            self._local = shape & self._spread(bmap, origin)
-        elif isinstance(self.shape, Cylinder) and self.rules.cylinder_ignores_walls:
+        if isinstance(self.shape, Cylinder) and self.rules.cylinder_ignores_walls:
             self._local = shape
+        elif self.mode is Mode.SPREAD:
+            self._local = shape & self._spread(bmap, origin)
         else:
             self._local = shape & (self._visible > EPS)
 
@@ -663,7 +663,6 @@ class Area:
         """Squares whose path around walls is short enough (see :mod:`aoegrid.spread`)."""
         assert self.rules is not None and self.shape is not None
         w, rules = self.window, self.rules
-        walls, _ = bmap.wallset(Channel.EFFECT).near(_frame(self.grid, self._samples, w))
         xs, ys = w.xs, w.ys
         fx = far_offsets(xs, origin.x0, origin.x1)[None, :]
         fy = far_offsets(ys, origin.y0, origin.y1)[:, None]
@@ -680,11 +679,14 @@ class Area:
         start = measure(fx, fy, rules.diagonals)
         parity = np.broadcast_to((np.floor(np.minimum(fx, fy)) % 2).astype(np.int8), w.shape)
         walled = path_distance(
-            w, np.where(touching & seen, start, np.inf), parity, blocked_steps(w, walls), rules.diagonals
+            w, np.where(touching & seen, start, np.inf), parity, bmap.steps().window(w), rules.diagonals
         )
-        # The same count with no walls: only the window's edge stops a step.
+        # The same count with no walls (only the window's edge stops a step):
+        # the detour is the difference, zero in open field.
+        no_walls = StepMasks(w.width, w.height, np.empty((0, 4)), np.empty(0, np.int8))
         open_field = path_distance(
-            w, np.where(touching, start, np.inf), parity, blocked_steps(w, walls[:0]), rules.diagonals
+            w, np.where(touching, start, np.inf), parity, no_walls.window(Window(0, 0, w.width, w.height)),
+            rules.diagonals,
         )
         self._path = walled * self.grid.square
         detour = walled - open_field

@@ -8,8 +8,10 @@ from typing import Any
 import numpy as np
 import shapely
 
+from aoegrid._validate import point
 from aoegrid.errors import InvalidTypeError, InvalidValueError
 from aoegrid.grid import Grid
+from aoegrid.spread import StepMasks
 from aoegrid.tokens import Token
 from aoegrid.walls import Channel, Wall, WallKind, WallSet, walls_from
 
@@ -58,6 +60,7 @@ class BattleMap:
                 raise InvalidTypeError(f"BattleMap tokens must be aoegrid.Token, got {t!r}")
         self.fog: tuple[shapely.Polygon, ...] = tuple(_polygon(f) for f in fog)
         self._sets: dict[Channel, WallSet] = {}
+        self._steps: StepMasks | None = None
 
     def wallset(self, channel: Channel | str) -> WallSet:
         """The prepared walls blocking ``channel`` (split and indexed once)."""
@@ -68,6 +71,13 @@ class BattleMap:
                 walls += [w for poly in self.fog for w in walls_from(poly, blocks={"sight"})]
             self._sets[channel] = WallSet.build(walls, channel)
         return self._sets[channel]
+
+    def steps(self) -> StepMasks:
+        """Which spread steps the effect-blocking walls block (built once)."""
+        if self._steps is None:
+            ws = self.wallset(Channel.EFFECT)
+            self._steps = StepMasks(self.grid.width, self.grid.height, ws.segs, ws.one_way)
+        return self._steps
 
     @property
     def doors(self) -> list[int]:
@@ -97,9 +107,14 @@ def _polygon(obj: Any) -> shapely.Polygon:
         poly = obj
     else:
         try:
-            poly = shapely.Polygon(obj)
-        except (TypeError, ValueError, shapely.errors.GEOSException):
-            raise InvalidTypeError(f"a fog zone must be a shapely Polygon or a ring of (x, y) points, got {obj!r}") from None
+            ring = [point(p, "fog zone point") for p in obj]
+        except TypeError:
+            raise InvalidTypeError(
+                f"a fog zone must be a shapely Polygon or a ring of (x, y) points, got {obj!r}"
+            ) from None
+        if len(ring) < 3:
+            raise InvalidValueError(f"a fog zone needs at least three points, got {obj!r}")
+        poly = shapely.Polygon(ring)
     if not np.isfinite(shapely.get_coordinates(poly)).all():
         raise InvalidValueError(f"a fog zone has a NaN or infinite coordinate: {poly.wkt}")
     if poly.is_empty or poly.area == 0:

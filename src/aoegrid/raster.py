@@ -226,7 +226,7 @@ def coverage(region: Region, window: Window) -> FloatArray:
     wts = np.concatenate([dy[left], own[inner], dy[inner] - own[inner]])
     acc = np.bincount(idx, weights=wts, minlength=h * stride).reshape(h, stride)
     cov = np.cumsum(acc[:, :w], axis=1) * sign
-    return np.clip(cov, 0.0, 1.0)
+    return np.clip(cov, 0.0, 1.0) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
 def covered(region: Region, window: Window, at_least: float) -> BoolArray:

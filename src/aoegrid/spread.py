@@ -28,51 +28,82 @@ _ORTHO = ((1, 0), (-1, 0), (0, 1), (0, -1))
 _DIAG = ((1, 1), (-1, -1), (1, -1), (-1, 1))
 
 
-def segments_meet(steps: FloatArray, walls: FloatArray) -> BoolArray:
-    """For each step segment, whether it meets any wall segment (closed test)."""
-    out = np.zeros(len(steps), dtype=bool)
-    if len(walls) == 0 or len(steps) == 0:
-        return out
-    chunk = max(1, 2_000_000 // len(walls))
-    for lo in range(0, len(steps), chunk):
-        s = steps[lo : lo + chunk, None, :]
-        w = walls[None, :, :]
-        px, py, qx, qy = s[..., 0], s[..., 1], s[..., 2], s[..., 3]
-        ax, ay, bx, by = w[..., 0], w[..., 1], w[..., 2], w[..., 3]
-        d1 = (qx - px) * (ay - py) - (qy - py) * (ax - px)
-        d2 = (qx - px) * (by - py) - (qy - py) * (bx - px)
-        d3 = (bx - ax) * (py - ay) - (by - ay) * (px - ax)
-        d4 = (bx - ax) * (qy - ay) - (by - ay) * (qx - ax)
-        cross = (d1 * d2 <= 0) & (d3 * d4 <= 0)
-        collinear = (d1 == 0) & (d2 == 0)
-        overlap = (
-            (np.minimum(px, qx) <= np.maximum(ax, bx))
-            & (np.minimum(ax, bx) <= np.maximum(px, qx))
-            & (np.minimum(py, qy) <= np.maximum(ay, by))
-            & (np.minimum(ay, by) <= np.maximum(py, qy))
-        )
-        hit = np.where(collinear, overlap, cross)
-        out[lo : lo + chunk] = hit.any(axis=1)
-    return out
+_STEPS = (*_ORTHO, *_DIAG)
 
 
-def blocked_steps(window: Window, walls: FloatArray) -> dict[tuple[int, int], BoolArray]:
-    """Per step direction, a ``(h, w)`` mask: the step out of each square is blocked.
+class StepMasks:
+    """Which steps out of each square of a grid a wall blocks, built once per map.
 
-    Steps leaving the window count as blocked.
+    For every pair of a wall and a square near it, the eight steps out of the
+    square are tested against the wall, so the cost follows the walls' length,
+    not the map's size. A one-way wall blocks only steps that start on its
+    blocking side.
     """
-    h, w = window.shape
-    cy, cx = np.mgrid[0:h, 0:w]
-    cx = cx + window.x0 + 0.5
-    cy = cy + window.y0 + 0.5
-    out = {}
-    for dx, dy in (*_ORTHO, *_DIAG):
-        inside = (cx + dx >= window.x0) & (cx + dx < window.x0 + w) & (cy + dy >= window.y0) & (cy + dy < window.y0 + h)
-        steps = np.stack([cx[inside], cy[inside], cx[inside] + dx, cy[inside] + dy], axis=1)
-        mask = np.ones((h, w), dtype=bool)
-        mask[inside] = segments_meet(steps, walls)
-        out[(dx, dy)] = mask
-    return out
+
+    def __init__(self, width: int, height: int, segs: FloatArray, one_way: NDArray[np.int8]) -> None:
+        self.width, self.height = width, height
+        self.blocked = {d: np.zeros((height, width), dtype=bool) for d in _STEPS}
+        if len(segs) == 0:
+            return
+        x0 = np.clip(np.floor(np.minimum(segs[:, 0], segs[:, 2])) - 1, 0, width - 1).astype(np.intp)
+        x1 = np.clip(np.floor(np.maximum(segs[:, 0], segs[:, 2])) + 1, 0, width - 1).astype(np.intp)
+        y0 = np.clip(np.floor(np.minimum(segs[:, 1], segs[:, 3])) - 1, 0, height - 1).astype(np.intp)
+        y1 = np.clip(np.floor(np.maximum(segs[:, 1], segs[:, 3])) + 1, 0, height - 1).astype(np.intp)
+        nx, ny = x1 - x0 + 1, y1 - y0 + 1
+        off_grid = (np.maximum(segs[:, 0], segs[:, 2]) < -1) | (np.minimum(segs[:, 0], segs[:, 2]) > width + 1)
+        off_grid |= (np.maximum(segs[:, 1], segs[:, 3]) < -1) | (np.minimum(segs[:, 1], segs[:, 3]) > height + 1)
+        count = np.where(off_grid, 0, nx * ny)
+        wall = np.arange(len(segs)).repeat(count)
+        k = np.arange(wall.size) - (np.cumsum(count) - count)[wall]
+        sx = x0[wall] + k % nx[wall]
+        sy = y0[wall] + k // nx[wall]
+        w = segs[wall]
+        way = one_way[wall]
+        px, py = sx + 0.5, sy + 0.5
+        start_side = (w[:, 2] - w[:, 0]) * (py - w[:, 1]) - (w[:, 3] - w[:, 1]) * (px - w[:, 0])
+        applies = (way == 0) | ((way > 0) & (start_side > 0)) | ((way < 0) & (start_side < 0))
+        for dx, dy in _STEPS:
+            steps = np.stack([px, py, px + dx, py + dy], axis=1)
+            hit = _meet_pairwise(steps, w) & applies
+            self.blocked[(dx, dy)][sy[hit], sx[hit]] = True
+
+    def window(self, window: Window) -> dict[tuple[int, int], BoolArray]:
+        """The masks cut to ``window``; steps leaving the window are blocked too."""
+        h, w = window.shape
+        ys = slice(window.y0, window.y0 + h)
+        xs = slice(window.x0, window.x0 + w)
+        out = {}
+        for (dx, dy), mask in self.blocked.items():
+            m = mask[ys, xs].copy()
+            if dx > 0:
+                m[:, -1] = True
+            elif dx < 0:
+                m[:, 0] = True
+            if dy > 0:
+                m[-1, :] = True
+            elif dy < 0:
+                m[0, :] = True
+            out[(dx, dy)] = m
+        return out
+
+
+def _meet_pairwise(steps: FloatArray, walls: FloatArray) -> BoolArray:
+    """Whether step ``i`` meets wall ``i``, for each ``i`` (closed test)."""
+    px, py, qx, qy = steps.T
+    ax, ay, bx, by = walls.T
+    d1 = (qx - px) * (ay - py) - (qy - py) * (ax - px)
+    d2 = (qx - px) * (by - py) - (qy - py) * (bx - px)
+    d3 = (bx - ax) * (py - ay) - (by - ay) * (px - ax)
+    d4 = (bx - ax) * (qy - ay) - (by - ay) * (qx - ax)
+    cross = (d1 * d2 <= 0) & (d3 * d4 <= 0)
+    collinear = (d1 == 0) & (d2 == 0)
+    overlap = (
+        (np.minimum(px, qx) <= np.maximum(ax, bx))
+        & (np.minimum(ax, bx) <= np.maximum(px, qx))
+        & (np.minimum(py, qy) <= np.maximum(ay, by))
+        & (np.minimum(ay, by) <= np.maximum(py, qy))
+    )
+    return np.asarray(np.where(collinear, overlap, cross))
 
 
 def _shift(a: FloatArray, dx: int, dy: int, fill: float) -> FloatArray:
@@ -103,28 +134,24 @@ def path_distance(
     alternating = diagonals in (Diagonals.ALTERNATING, Diagonals.ALTERNATING_2)
     if alternating:
         first, second = (1.0, 2.0) if diagonals is Diagonals.ALTERNATING else (2.0, 1.0)
-        dist = [np.where(start_parity == 0, start, np.inf), np.where(start_parity == 1, start, np.inf)]
+        layers = [np.where(start_parity == 0, start, np.inf), np.where(start_parity == 1, start, np.inf)]
+        # (from layer, to layer, cost) for a diagonal step
+        diag_moves = [(0, 1, first), (1, 0, second)]
     else:
-        diag = {Diagonals.EQUIDISTANT: 1.0, Diagonals.APPROXIMATE: 1.5, Diagonals.EUCLIDEAN: math.sqrt(2.0)}.get(diagonals)
-        dist = [start.copy()]
+        layers = [start.copy()]
+        cost = {Diagonals.EQUIDISTANT: 1.0, Diagonals.APPROXIMATE: 1.5, Diagonals.EUCLIDEAN: math.sqrt(2.0)}
+        diag_moves = [] if diagonals is Diagonals.MANHATTAN else [(0, 0, cost[diagonals])]
+    # A blocked step costs infinity: one addition per step instead of a select.
+    penalty = {d: np.where(blocked[d], np.inf, 0.0) for d in (*_ORTHO, *_DIAG)}
     # Bellman-Ford sweeps: every sweep relaxes all eight steps at once.
     while True:
-        new = [d.copy() for d in dist]
+        new = [d.copy() for d in layers]
         for dx, dy in _ORTHO:
-            for p in range(len(dist)):
-                cand = _shift(np.where(blocked[(dx, dy)], np.inf, dist[p]), dx, dy, np.inf) + 1.0
-                np.minimum(new[p], cand, out=new[p])
+            for p, layer in enumerate(layers):
+                np.minimum(new[p], _shift(layer + penalty[(dx, dy)], dx, dy, np.inf) + 1.0, out=new[p])
         for dx, dy in _DIAG:
-            if diagonals is Diagonals.MANHATTAN:
-                break
-            if alternating:
-                for p, q, cost in ((0, 1, first), (1, 0, second)):
-                    cand = _shift(np.where(blocked[(dx, dy)], np.inf, dist[p]), dx, dy, np.inf) + cost
-                    np.minimum(new[q], cand, out=new[q])
-            else:
-                cand = _shift(np.where(blocked[(dx, dy)], np.inf, dist[0]), dx, dy, np.inf) + diag
-                np.minimum(new[0], cand, out=new[0])
-        if all(np.array_equal(a, b) for a, b in zip(new, dist)):
-            break
-        dist = new
-    return np.minimum.reduce(dist)
+            for p, q, step in diag_moves:
+                np.minimum(new[q], _shift(layers[p] + penalty[(dx, dy)], dx, dy, np.inf) + step, out=new[q])
+        if all(np.array_equal(a, b) for a, b in zip(new, layers)):
+            return np.asarray(np.minimum.reduce(layers))
+        layers = new

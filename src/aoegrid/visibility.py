@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -131,6 +132,9 @@ def visibility(
 ) -> Visibility:
     """The visibility of ``origin`` among wall segments, inside ``frame``.
 
+    The segments must not cross each other (a :class:`~aoegrid.walls.WallSet`
+    has them split where they do).
+
     ``frame`` (xmin, ymin, xmax, ymax) must hold the origin; it closes the
     polygon where no wall does. Walls touching the origin at an end cannot
     block a line from it and are ignored; an origin inside a wall raises
@@ -190,3 +194,46 @@ def visibility(
     return Visibility(
         (float(ox), float(oy)), angles, ax[win], ay[win], bx[win] - ax[win], by[win] - ay[win]
     )
+
+
+def line_of_effect(on: Any, origin: Any, channel: str = "effect") -> NDArray[np.float64]:
+    """Exact fraction of every square of a map a straight line from ``origin`` reaches.
+
+    Parameters
+    ----------
+    on : BattleMap
+    origin : (x, y)
+        A point in grid units, on the grid, not inside a wall.
+    channel : str
+        ``"effect"`` (walls, closed doors, windows) or ``"sight"`` (walls,
+        closed doors, fog).
+
+    Returns
+    -------
+    (height, width) float array
+        ``> 0`` where the square has line of effect (or sight) at all.
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> m = ag.BattleMap(ag.Grid(6, 3), walls=[ag.Wall((3, 0), (3, 2))])
+    >>> print(line_of_effect(m, (1, 1)).round(2))
+    [[1.   1.   1.   0.   0.   0.  ]
+     [1.   1.   1.   0.   0.   0.  ]
+     [1.   1.   1.   0.75 0.25 0.  ]]
+    """
+    from aoegrid._validate import point
+    from aoegrid.battlemap import BattleMap
+    from aoegrid.errors import InvalidTypeError, OffGridError
+    from aoegrid.walls import Channel
+
+    if not isinstance(on, BattleMap):
+        raise InvalidTypeError(f"line_of_effect needs an aoegrid.BattleMap, got {on!r}")
+    p = point(origin, "origin")
+    grid = on.grid
+    if not grid.contains_point(p):
+        raise OffGridError(f"origin ({p[0]:g}, {p[1]:g}) is off the {grid.width} x {grid.height} grid")
+    ch = Channel(channel) if not isinstance(channel, Channel) else channel
+    frame = (-1.0, -1.0, grid.width + 1.0, grid.height + 1.0)
+    segs, ways = on.wallset(ch).near(frame)
+    return visibility(p, segs, ways, frame).fraction(Window(0, 0, grid.width, grid.height))

@@ -237,3 +237,39 @@ def test_cover_names():
     assert GRADES[ag.CoverRule.ANY_CORNER][ag.Cover.PARTIAL][0] == "cover"
     assert GRADES[ag.CoverRule.CORNER_COUNT][ag.Cover.THREE_QUARTERS] == ("three-quarters cover", "+5 AC and Dexterity saves")
     assert math.isclose(float(ag.Cover.TOTAL), 3.0)
+
+
+# --- spreads --------------------------------------------------------------------------
+
+
+def l_corridor() -> ag.BattleMap:
+    """A corridor two squares wide along rows 2-3, turning south down columns 6-7."""
+    walls = ag.walls_from([(0, 2), (8, 2), (8, 12)]) + ag.walls_from([(0, 4), (6, 4), (6, 12)])
+    return ag.BattleMap(ag.Grid(10, 12), walls=walls)
+
+
+def test_l_corridor_burst_stops_at_the_corner_and_spread_goes_round():
+    m = l_corridor()
+    burst = ag.area(ag.Sphere(40), at=(2, 3), on=m)
+    corridor = [(x, y) for y in (2, 3) for x in range(8)]
+    # The burst sees round the corner only into (6, 4) and (7, 4), partly.
+    assert burst.squares == [*corridor, (6, 4), (7, 4)]
+    assert burst.cover[4, 6] == burst.cover[4, 7] == ag.Cover.PARTIAL
+    spread = ag.area(ag.Sphere(40), at=(2, 3), on=m, mode="spread")
+    # Counting round the corner: (6, 4) is 6 squares, (7, 4) and (6, 5) 7,
+    # (7, 5) and (6, 6) 8 (the diagonal past the corner at (6, 4) is barred).
+    assert spread.squares == [*corridor, (6, 4), (7, 4), (6, 5), (7, 5), (6, 6)]
+    path = spread.path_distance
+    assert path[4:8, 6].tolist() == [30.0, 35.0, 40.0, 45.0]
+    assert path[4:8, 7].tolist() == [35.0, 40.0, 45.0, 50.0]
+    assert path[3, 0] == 10.0 and path[3, 7] == 30.0
+    assert np.isinf(path[6, 2])  # behind the corridor wall: no path
+
+
+def test_spread_cannot_cut_a_wall_corner_diagonally():
+    # A wall ending at (5, 5): the diagonal step from (4, 4) to (5, 5) would
+    # pass through its end, so the spread goes round by an orthogonal step.
+    m = ag.BattleMap(ag.Grid(10, 10), walls=[ag.Wall((5, 0), (5, 5))])
+    spread = ag.area(ag.Sphere(15), at=(4, 4), on=m, mode="spread")
+    assert spread.path_distance[5, 5] == 15.0  # (4, 4) 5, (4, 5) 10, (5, 5) 15
+    assert spread.path_distance[4, 5] == 20.0 and (5, 4) not in spread

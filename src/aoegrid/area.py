@@ -30,6 +30,7 @@ from aoegrid.grid import Grid
 from aoegrid.options import (
     Anchor,
     ConeKind,
+    Diagonals,
     Inclusion,
     Mode,
     OriginPoint,
@@ -681,15 +682,21 @@ class Area:
         walled = path_distance(
             w, np.where(touching & seen, start, np.inf), parity, bmap.steps().window(w), rules.diagonals
         )
-        # The same count with no walls (only the window's edge stops a step):
-        # the detour is the difference, zero in open field.
-        no_walls = StepMasks(w.width, w.height, np.empty((0, 4)), np.empty(0, np.int8))
-        open_field = path_distance(
-            w, np.where(touching, start, np.inf), parity, no_walls.window(Window(0, 0, w.width, w.height)),
-            rules.diagonals,
-        )
+        # The same count with no walls: the detour is the difference, zero in
+        # open field. From intersections the lattice rules' open-field count
+        # is the far-corner count itself; otherwise walk it.
+        whole = all(float(v).is_integer() for v in (origin.x0, origin.y0, origin.x1, origin.y1))
+        if whole and rules.diagonals is not Diagonals.EUCLIDEAN:
+            open_field = start
+        else:
+            no_walls = StepMasks(w.width, w.height, np.empty((0, 4)), np.empty(0, np.int8))
+            open_field = path_distance(
+                w, np.where(touching, start, np.inf), parity,
+                no_walls.window(Window(0, 0, w.width, w.height)), rules.diagonals,
+            )
         self._path = walled * self.grid.square
-        detour = walled - open_field
+        with np.errstate(invalid="ignore"):  # inf - inf where neither reaches
+            detour = np.where(np.isfinite(walled), walled - open_field, np.inf)
         radius = _radius_squares(self.shape, self.grid)
         if rules.inclusion is Inclusion.FAR_EDGE:
             own = start

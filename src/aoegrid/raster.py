@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from aoegrid.regions import EPS, Region
+from aoegrid.regions import EPS, Figure
 
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
@@ -190,7 +190,7 @@ def _concat(parts: list[tuple[FloatArray, ...]]) -> tuple[FloatArray, ...]:
     return tuple(np.concatenate([p[i] for p in parts]) for i in range(4))
 
 
-def coverage(region: Region, window: Window) -> FloatArray:
+def coverage(region: Figure, window: Window) -> FloatArray:
     """Exact fraction of each square of ``window`` that ``region`` covers.
 
     Signed-area accumulation: the outline is cut where it crosses grid lines;
@@ -229,7 +229,7 @@ def coverage(region: Region, window: Window) -> FloatArray:
     return np.clip(cov, 0.0, 1.0) + 0.0  # + 0.0 turns -0.0 into 0.0
 
 
-def covered(region: Region, window: Window, at_least: float) -> BoolArray:
+def covered(region: Figure, window: Window, at_least: float) -> BoolArray:
     """Squares of which ``region`` covers at least ``at_least`` (within EPS).
 
     ``at_least=0`` means any positive area (more than EPS).

@@ -243,4 +243,7 @@ class Outline:
         return np.hstack([v, np.roll(v, -1, axis=0)]), _no_arcs()
 
 
-Region = ConvexPolygon | RoundedRect | Sector | Teardrop | Outline
+#: The figures shapes are made of: they answer point tests too.
+Region = ConvexPolygon | RoundedRect | Sector | Teardrop
+#: Anything with an outline the area rasteriser can fill.
+Figure = Region | Outline

@@ -6,8 +6,9 @@ one and two squares). A step is blocked when its segment meets a wall at all
 (touching included), so no diagonal step cuts a wall's corner. The squares
 around the point of origin are the first step: each costs what the diagonal
 rule gives its far corner from the origin (one square, one diagonal used, for
-the four squares around an intersection), so in open field the path
-distance of every square is the burst's count to its far corner.
+the four squares around an intersection). :func:`aoegrid.area.area` compares
+this count with the same count on an open map: the difference is the detour
+the walls force, zero in open field, where a spread is exactly the burst.
 """
 
 from __future__ import annotations
@@ -106,18 +107,6 @@ def _meet_pairwise(steps: FloatArray, walls: FloatArray) -> BoolArray:
     return np.asarray(np.where(collinear, overlap, cross))
 
 
-def _shift(a: FloatArray, dx: int, dy: int, fill: float) -> FloatArray:
-    """``out[y, x] = a[y - dy, x - dx]``: values moved one step by (dx, dy)."""
-    out = np.full_like(a, fill)
-    h, w = a.shape
-    ys = slice(max(dy, 0), h + min(dy, 0))
-    xs = slice(max(dx, 0), w + min(dx, 0))
-    ys_src = slice(max(-dy, 0), h + min(-dy, 0))
-    xs_src = slice(max(-dx, 0), w + min(-dx, 0))
-    out[ys, xs] = a[ys_src, xs_src]
-    return out
-
-
 def path_distance(
     window: Window,
     start: FloatArray,
@@ -131,27 +120,39 @@ def path_distance(
     does not start); ``start_parity`` how many diagonals that step used, mod
     2, for the alternating rules. Unreached squares are ``inf``.
     """
+    h, w = window.shape
     alternating = diagonals in (Diagonals.ALTERNATING, Diagonals.ALTERNATING_2)
     if alternating:
         first, second = (1.0, 2.0) if diagonals is Diagonals.ALTERNATING else (2.0, 1.0)
-        layers = [np.where(start_parity == 0, start, np.inf), np.where(start_parity == 1, start, np.inf)]
+        starts = [np.where(start_parity == 0, start, np.inf), np.where(start_parity == 1, start, np.inf)]
         # (from layer, to layer, cost) for a diagonal step
         diag_moves = [(0, 1, first), (1, 0, second)]
     else:
-        layers = [start.copy()]
+        starts = [start]
         cost = {Diagonals.EQUIDISTANT: 1.0, Diagonals.APPROXIMATE: 1.5, Diagonals.EUCLIDEAN: math.sqrt(2.0)}
         diag_moves = [] if diagonals is Diagonals.MANHATTAN else [(0, 0, cost[diagonals])]
-    # A blocked step costs infinity: one addition per step instead of a select.
-    penalty = {d: np.where(blocked[d], np.inf, 0.0) for d in (*_ORTHO, *_DIAG)}
-    # Bellman-Ford sweeps: every sweep relaxes all eight steps at once.
+    # Each layer is padded with a ring of inf, so a step is a slice. The cost
+    # of arriving at (x, y) by step (dx, dy) is inf where that step is blocked.
+    layers = []
+    for s0 in starts:
+        pad = np.full((h + 2, w + 2), np.inf)
+        pad[1:-1, 1:-1] = s0
+        layers.append(pad)
+
+    def arrive(d: tuple[int, int]) -> FloatArray:
+        dx, dy = d
+        src = np.ones((h + 2, w + 2), dtype=bool)
+        src[1:-1, 1:-1] = blocked[d]
+        return np.where(src[1 - dy : h + 1 - dy, 1 - dx : w + 1 - dx], np.inf, 0.0)
+
+    penalty = {d: arrive(d) for d in _STEPS}
+    moves = [(d, p, p, 1.0) for d in _ORTHO for p in range(len(layers))]
+    moves += [(d, p, q, c) for d in _DIAG for p, q, c in diag_moves]
+    steps = [(layers[p], layers[q][1:-1, 1:-1], penalty[(dx, dy)] + c, 1 - dy, 1 - dx) for (dx, dy), p, q, c in moves]
+    # Bellman-Ford sweeps, updating in place so news travel within a sweep.
     while True:
-        new = [d.copy() for d in layers]
-        for dx, dy in _ORTHO:
-            for p, layer in enumerate(layers):
-                np.minimum(new[p], _shift(layer + penalty[(dx, dy)], dx, dy, np.inf) + 1.0, out=new[p])
-        for dx, dy in _DIAG:
-            for p, q, step in diag_moves:
-                np.minimum(new[q], _shift(layers[p] + penalty[(dx, dy)], dx, dy, np.inf) + step, out=new[q])
-        if all(np.array_equal(a, b) for a, b in zip(new, layers)):
-            return np.asarray(np.minimum.reduce(layers))
-        layers = new
+        before = [layer.copy() for layer in layers]
+        for src, dst, pen, y0, x0 in steps:
+            np.minimum(dst, src[y0 : y0 + h, x0 : x0 + w] + pen, out=dst)
+        if all(np.array_equal(a, b) for a, b in zip(before, layers)):
+            return np.asarray(np.minimum.reduce([layer[1:-1, 1:-1] for layer in layers]))

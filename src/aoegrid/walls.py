@@ -16,6 +16,7 @@ Tie rules, the same everywhere in aoegrid:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
@@ -166,7 +167,7 @@ def walls_from(obj: Any, **options: Any) -> list[Wall]:
         ) from None
     if len(points) < 2:
         raise InvalidValueError(f"a wall polyline needs at least two points, got {obj!r}")
-    return [Wall(a, b, **options) for a, b in zip(points[:-1], points[1:])]
+    return [Wall(a, b, **options) for a, b in itertools.pairwise(points)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +246,7 @@ def _node(segs: FloatArray, ways: NDArray[np.int8]) -> tuple[FloatArray, NDArray
     out, out_ways = [], []
     for i in range(n):
         pts = [tuple(segs[i, :2])] + [cuts[i][t] for t in sorted(cuts[i])] + [tuple(segs[i, 2:])]
-        for (x0, y0), (x1, y1) in zip(pts[:-1], pts[1:]):
+        for (x0, y0), (x1, y1) in itertools.pairwise(pts):
             if (x0, y0) != (x1, y1):
                 out.append([x0, y0, x1, y1])
                 out_ways.append(ways[i])

@@ -595,6 +595,7 @@ class Area:
         "_mask",
         "_path",
         "_samples",
+        "_vis",
         "_shape_local",
         "_sight",
         "_visible",
@@ -628,6 +629,7 @@ class Area:
         self._mask: BoolArray | None = None
         self._map: BattleMap | None = None
         self._samples: list[tuple[float, float]] = []
+        self._vis: dict[Channel, list[Visibility]] = {}
         self._visible: FloatArray | None = None
         self._cover: NDArray[np.int8] | None = None
         self._sight: tuple[FloatArray, NDArray[np.int8]] | None = None
@@ -635,14 +637,20 @@ class Area:
 
     # --- walls -------------------------------------------------------------
 
+    def _views(self, channel: Channel) -> list[Visibility]:
+        """The visibility of every sample origin, built once per channel."""
+        assert self._map is not None
+        if channel not in self._vis:
+            frame = _frame(self.grid, self._samples, self.window)
+            self._vis[channel] = [see_from(self._map, channel, p, frame) for p in self._samples]
+        return self._vis[channel]
+
     def _reach(self, channel: Channel) -> tuple[FloatArray, NDArray[np.int8]]:
         """Visible fractions and cover grades over the window, from every sample."""
-        assert self._map is not None and self.rules is not None
-        frame = _frame(self.grid, self._samples, self.window)
+        assert self.rules is not None
         visible = np.zeros(self.window.shape)
         blocked = np.full(self.window.shape, 4, dtype=np.int_)
-        for p in self._samples:
-            vis = see_from(self._map, channel, p, frame)
+        for vis in self._views(channel):
             np.maximum(visible, vis.fraction(self.window), out=visible)
             np.minimum(blocked, vis.blocked_corners(self.window), out=blocked)
         return visible, grade(self.rules.cover, visible, blocked)
@@ -673,10 +681,9 @@ class Area:
             near_offsets(ys, origin.y0, origin.y1)[:, None] == 0
         )
         cx, cy = centers(w)
-        frame = _frame(self.grid, self._samples, w)
         seen = np.zeros(w.shape, dtype=bool)
-        for p in self._samples:
-            seen |= see_from(bmap, Channel.EFFECT, p, frame).sees(cx, cy)
+        for vis in self._views(Channel.EFFECT):
+            seen |= vis.sees(cx, cy)
         start = measure(fx, fy, rules.diagonals)
         parity = np.broadcast_to((np.floor(np.minimum(fx, fy)) % 2).astype(np.int8), w.shape)
         walled = path_distance(

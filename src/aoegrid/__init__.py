@@ -16,13 +16,14 @@ Examples
 ((30, 40), 44, True)
 """
 
-from aoegrid import savage_worlds
+from aoegrid import savage_worlds, sw5e
 from aoegrid.area import Area, area
 from aoegrid.battlemap import BattleMap
 from aoegrid.cover import Cover, CoverRule
 from aoegrid.distance import distance
 from aoegrid.errors import (
     AoegridError,
+    AoegridWarning,
     GridMismatchError,
     GridTooLargeError,
     InvalidTypeError,
@@ -40,8 +41,10 @@ from aoegrid.options import (
     Side,
     SpaceOrigin,
 )
+from aoegrid.ranges import Range, RangeKind, can_target, clip_to_range, in_range, touch_targets
 from aoegrid.rules import PRESETS, Rules
 from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shapable, Sphere
+from aoegrid.targets import Membership, Reached
 from aoegrid.tokens import SIZES, Space, Token
 from aoegrid.visibility import OriginOnWallError, line_of_effect
 from aoegrid.walls import Wall, walls_from
@@ -53,6 +56,7 @@ __all__ = [
     "SIZES",
     "Anchor",
     "AoegridError",
+    "AoegridWarning",
     "Area",
     "BattleMap",
     "Cone",
@@ -69,10 +73,14 @@ __all__ = [
     "InvalidTypeError",
     "InvalidValueError",
     "Line",
+    "Membership",
     "Mode",
     "OffGridError",
     "OriginOnWallError",
     "OriginPoint",
+    "Range",
+    "RangeKind",
+    "Reached",
     "Rules",
     "Shapable",
     "Side",
@@ -82,8 +90,13 @@ __all__ = [
     "Token",
     "Wall",
     "area",
+    "can_target",
+    "clip_to_range",
     "distance",
+    "in_range",
     "line_of_effect",
     "savage_worlds",
+    "sw5e",
+    "touch_targets",
     "walls_from",
 ]

@@ -7,15 +7,15 @@ on a grid that knows how it was made.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from aoegrid._validate import point
+from aoegrid._validate import point, real
 from aoegrid.battlemap import BattleMap
 from aoegrid.cover import grade
 from aoegrid.directions import right_normal, unit_vector
@@ -56,6 +56,9 @@ from aoegrid.tokens import Space, Token
 from aoegrid.visibility import Visibility, visibility
 from aoegrid.walls import Channel
 
+if TYPE_CHECKING:
+    from aoegrid.targets import Reached
+
 BoolArray = NDArray[np.bool_]
 FloatArray = NDArray[np.float64]
 
@@ -78,6 +81,18 @@ class _Origin:
         return self.x0 == self.x1 and self.y0 == self.y1
 
 
+@dataclass(frozen=True, slots=True)
+class _Made:
+    """How an area was asked for, to move it or to measure creatures from it."""
+
+    on: Any
+    at: Any
+    include_origin: bool | None
+    caster: Any
+    elevation: float
+    origin: _Origin
+
+
 def area(
     shape: Shape,
     at: Any,
@@ -87,6 +102,7 @@ def area(
     *,
     include_origin: bool | None = None,
     caster: Any = None,
+    elevation: float = 0.0,
 ) -> Area:
     """The squares of ``on`` that ``shape``, placed ``at`` a point, covers.
 
@@ -123,6 +139,10 @@ def area(
     caster : (x, y), Token or Space, optional
         Who places the effect. Under 5e, a point of origin the caster cannot
         see, behind a wall, comes into being on the near side of the wall.
+    elevation : float
+        Height of the point of origin above the ground, in the grid's unit,
+        for creatures above or below it (:meth:`Area.tokens`). A cylinder's
+        circle is at this height and the cylinder rises from it.
 
     Returns
     -------
@@ -207,6 +227,7 @@ def area(
     window, local = _stencil_on_grid(shape, origin, rules, grid, stop)
     result = Area(grid, window, local, shape=shape, origin=caster_space or (origin.x0, origin.y0),
                   rules=rules, mode=mode)
+    result._made = _Made(on, at, include_origin, caster, real(elevation, "elevation"), origin)
     if bmap is not None:
         result._on_map(bmap, _samples(origin), origin)
     if caster_space is not None:
@@ -591,13 +612,14 @@ class Area:
     __slots__ = (
         "_cover",
         "_local",
+        "_made",
         "_map",
         "_mask",
         "_path",
         "_samples",
-        "_vis",
         "_shape_local",
         "_sight",
+        "_vis",
         "_visible",
         "grid",
         "mode",
@@ -627,6 +649,7 @@ class Area:
         self.rules = rules
         self.mode = mode
         self._mask: BoolArray | None = None
+        self._made: _Made | None = None
         self._map: BattleMap | None = None
         self._samples: list[tuple[float, float]] = []
         self._vis: dict[Channel, list[Visibility]] = {}
@@ -775,6 +798,39 @@ class Area:
         if self._path is None:
             raise InvalidValueError("path_distance is computed for spreads on a BattleMap (mode='spread')")
         return self._full(self._path, np.inf)
+
+    # --- creatures -----------------------------------------------------------
+
+    def tokens(self, tokens: Iterable[Token] | None = None, **options: Any) -> list[Reached]:
+        """The creatures this area reaches, nearest first, each with its cover.
+
+        ``tokens`` defaults to the map's. See :func:`aoegrid.targets.reached`
+        for the options (``membership``, ``where``, ``tags``, ``exclude``,
+        ``limit``).
+        """
+        from aoegrid.targets import reached
+
+        return reached(self, tokens, **options)
+
+    def moved(self, at: Any) -> Area:
+        """The same effect recomputed at ``at`` (an emanation following its creature)."""
+        if self._made is None or self.shape is None or self.rules is None or self.mode is None:
+            raise InvalidValueError("only an area made by aoegrid.area() can be moved, not a combination")
+        m = self._made
+        return area(self.shape, at, m.on, self.rules, self.mode, include_origin=m.include_origin,
+                    caster=m.caster, elevation=m.elevation)
+
+    def subject_changes(self, after: Area, tokens: Iterable[Token] | None = None) -> tuple[list[Token], list[Token]]:
+        """Creatures that enter and leave when this area becomes ``after``.
+
+        Starfinder: creatures become subject to an area's effect when they
+        enter it and stop being subject when they leave. Creatures are matched
+        by :attr:`Token.label`.
+        """
+        pool = list(tokens) if tokens is not None else None
+        before = {r.token.label: r.token for r in self.tokens(pool)}
+        now = {r.token.label: r.token for r in after.tokens(pool)}
+        return [t for k, t in now.items() if k not in before], [t for k, t in before.items() if k not in now]
 
     # --- the squares -------------------------------------------------------
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable
 from typing import Any
 
@@ -9,7 +10,7 @@ import numpy as np
 import shapely
 
 from aoegrid._validate import point
-from aoegrid.errors import InvalidTypeError, InvalidValueError
+from aoegrid.errors import AoegridWarning, InvalidTypeError, InvalidValueError, OffGridError
 from aoegrid.grid import Grid
 from aoegrid.spread import StepMasks
 from aoegrid.tokens import Token
@@ -55,12 +56,32 @@ class BattleMap:
         self.grid = grid
         self.walls: tuple[Wall, ...] = tuple(w for item in walls for w in walls_from(item))
         self.tokens: tuple[Token, ...] = tuple(tokens)
-        for t in self.tokens:
-            if not isinstance(t, Token):
-                raise InvalidTypeError(f"BattleMap tokens must be aoegrid.Token, got {t!r}")
         self.fog: tuple[shapely.Polygon, ...] = tuple(_polygon(f) for f in fog)
         self._sets: dict[Channel, WallSet] = {}
         self._steps: StepMasks | None = None
+        for t in self.tokens:
+            self._check_token(t)
+
+    def _check_token(self, token: Token) -> None:
+        """Refuse a token off the map; warn about one a wall runs through."""
+        if not isinstance(token, Token):
+            raise InvalidTypeError(f"BattleMap tokens must be aoegrid.Token, got {token!r}")
+        x0, y0, x1, y1 = token.space.bounds
+        g = self.grid
+        if x0 < 0 or y0 < 0 or x1 > g.width or y1 > g.height:
+            raise OffGridError(
+                f"{token.label} (space {x0:g}..{x1:g} x {y0:g}..{y1:g}) is not wholly on the "
+                f"{g.width} x {g.height} map"
+            )
+        inner = shapely.box(x0, y0, x1, y1).buffer(-1e-6)
+        ws = self.wallset(Channel.MOVEMENT)
+        if len(ws.segs) and ws.tree.query(inner, predicate="intersects").size:
+            warnings.warn(
+                f"{token.label} stands where a wall runs through its space "
+                f"({x0:g}..{x1:g} x {y0:g}..{y1:g}); check the map or the token's position",
+                AoegridWarning,
+                stacklevel=3,
+            )
 
     def wallset(self, channel: Channel | str) -> WallSet:
         """The prepared walls blocking ``channel`` (split and indexed once)."""

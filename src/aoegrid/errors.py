@@ -31,3 +31,7 @@ class GridTooLargeError(InvalidValueError):
 
 class GridMismatchError(InvalidValueError):
     """Two areas, or an area and a map, are on different grids."""
+
+
+class AoegridWarning(UserWarning):
+    """Something odd in the input that aoegrid can still answer for."""

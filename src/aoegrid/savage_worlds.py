@@ -12,6 +12,11 @@ Examples
 9
 """
 
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from aoegrid.errors import InvalidTypeError, InvalidValueError
 from aoegrid.shapes import Cone, Line, Sphere
 
 #: Small Blast Template: 2" across.
@@ -25,4 +30,138 @@ CONE = Cone(9, direction=0, kind="teardrop")
 #: A stream: a line 12" long and 1" wide.
 STREAM = Line(12, direction=0, width=1)
 
-__all__ = ["CONE", "LARGE_BLAST", "MEDIUM_BLAST", "SMALL_BLAST", "STREAM"]
+#: Power Point prices of the common modifiers. The seed gives Armor Piercing
+#: ("Each Power Point spent grants the power AP 2, to a maximum of AP 6") and
+#: Range ("Double the power's listed Range for 1 Power Point, or triple it for
+#: +2"); its other prices were lost with their parentheses and are the Savage
+#: Worlds core rules' for the same modifiers.
+MODIFIER_COSTS: dict[str, int] = {
+    "fatigue": 2,
+    "glow": 1,
+    "shroud": 1,
+    "heavy_weapon": 2,
+    "hurry": 1,
+    "slow": 1,
+    "lingering_damage": 2,
+    "selective": 1,
+}
+
+
+def armor_piercing_cost(ap: int) -> int:
+    """Power Points for Armor Piercing ``ap``: 1 per AP 2, to AP 6.
+
+    >>> [armor_piercing_cost(ap) for ap in (2, 4, 6)]
+    [1, 2, 3]
+    """
+    if isinstance(ap, bool) or not isinstance(ap, int) or ap <= 0 or ap > 6 or ap % 2:
+        raise InvalidValueError(f"Armor Piercing comes in AP 2, 4 or 6 (1 PP per AP 2, up to AP 6), got {ap!r}")
+    return ap // 2
+
+
+def range_cost(multiplier: int) -> int:
+    """Power Points to double (1) or triple (2) a power's Range."""
+    if multiplier not in (2, 3) or isinstance(multiplier, bool):
+        raise InvalidValueError(f"the Range modifier doubles (x2, 1 PP) or triples (x3, 2 PP) range, got x{multiplier!r}")
+    return multiplier - 1
+
+
+def power_cost(base: int, modifiers: Mapping[str, object] | None = None, *, range_touch_or_cone: bool = False) -> int:
+    """Power Points for a power of ``base`` cost with modifiers.
+
+    ``modifiers`` maps names to a value: ``"armor_piercing": 4`` (AP),
+    ``"range": 2`` or ``3`` (multiplier), or ``True`` for the others
+    (:data:`MODIFIER_COSTS`). "Unless a modifier says otherwise, it may be
+    applied ... only once per casting"; the Range modifier "may not be used on
+    powers with a Range of Touch or the Cone Template"
+    (``range_touch_or_cone=True``).
+
+    >>> power_cost(2, {"armor_piercing": 4, "range": 2, "selective": True})
+    6
+    """
+    if isinstance(base, bool) or not isinstance(base, int) or base < 0:
+        raise InvalidValueError(f"a power's base cost is a whole number of Power Points, 0 or more; got {base!r}")
+    total = base
+    for name, value in (modifiers or {}).items():
+        key = name.strip().lower().replace(" ", "_").replace("-", "_")
+        if key == "armor_piercing":
+            total += armor_piercing_cost(value)  # type: ignore[arg-type]
+        elif key == "range":
+            if range_touch_or_cone:
+                raise InvalidValueError("the Range modifier may not be used on powers with a Range of Touch or the Cone Template")
+            total += range_cost(value)  # type: ignore[arg-type]
+        elif key in MODIFIER_COSTS:
+            if value is not True:
+                raise InvalidValueError(f"modifier {name!r} is taken once: give True, got {value!r}")
+            total += MODIFIER_COSTS[key]
+        else:
+            valid = ", ".join(sorted(["armor_piercing", "range", *MODIFIER_COSTS]))
+            raise InvalidValueError(f"unknown power modifier {name!r}; valid modifiers are {valid}")
+    return total
+
+
+@dataclass(frozen=True, slots=True)
+class Shorting:
+    """Casting with fewer Power Points than a power costs.
+
+    "For every Power Point a character will short, she suffers a -1 penalty to
+    the roll ... If a character fails a shorted Force Use skill roll, it's
+    considered a Critical Failure!"
+    """
+
+    short: int
+    penalty: int
+    failure_is_critical: bool
+
+
+def shorting(cost: int, available: int) -> Shorting:
+    """The penalty for casting a ``cost`` power with ``available`` points.
+
+    >>> shorting(3, 0)
+    Shorting(short=3, penalty=-3, failure_is_critical=True)
+    """
+    for v, f in ((cost, "cost"), (available, "available")):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+            raise InvalidValueError(f"{f} must be a whole number of Power Points, 0 or more; got {v!r}")
+    short = max(0, cost - available)
+    return Shorting(short, -short, short > 0)
+
+
+def maintenance_cost(targets: int, durations: int = 1) -> int:
+    """"It costs 1 Power Point to maintain a power for its base Duration ...
+    Maintenance is per target but ignores other Power Modifiers."
+
+    >>> maintenance_cost(3)
+    3
+    """
+    for v, f in ((targets, "targets"), (durations, "durations")):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise InvalidValueError(f"{f} must be a whole number, 1 or more; got {v!r}")
+    return targets * durations
+
+
+def recovered(hours: float) -> int:
+    """"A character recovers 5 Power Points per hour spent resting."
+
+    >>> recovered(2.5)
+    10
+    """
+    if isinstance(hours, bool) or not isinstance(hours, (int, float)) or not hours >= 0 or math.isinf(hours):
+        raise InvalidTypeError(f"hours must be a number of hours, 0 or more; got {hours!r}")
+    return 5 * int(hours)
+
+
+__all__ = [
+    "CONE",
+    "LARGE_BLAST",
+    "MEDIUM_BLAST",
+    "MODIFIER_COSTS",
+    "SMALL_BLAST",
+    "STREAM",
+    "Shorting",
+    "armor_piercing_cost",
+    "maintenance_cost",
+    "power_cost",
+    "range_cost",
+    "recovered",
+    "shorting",
+]

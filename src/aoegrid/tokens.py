@@ -77,52 +77,88 @@ class Token:
     ----------
     x, y : int
         The top-left square of the creature's space.
-    size : str or int
+    size : str, int or (int, int)
         A size category (``"tiny"``, ``"small"``, ``"medium"``, ``"large"``,
-        ``"huge"``, ``"gargantuan"``, ``"colossal"``) or a number of squares
-        across. Tiny and small creatures take one square, as medium ones do.
+        ``"huge"``, ``"gargantuan"``, ``"colossal"``), a number of squares
+        across, or a custom ``(width, height)`` footprint in squares. Tiny and
+        small creatures take one square, as medium ones do.
     name : str, optional
         A label.
+    elevation : float
+        Height of the creature's lowest point above the ground, in the grid's
+        unit (a flyer, a creature on a ledge). A creature stands as tall as
+        its space is wide.
+    tags : iterable of str
+        Free labels for target filters (``"enemy"``, ``"living"``,
+        ``"hostile"``, ``"incapacitated"``, ``"willing"``...).
 
     Examples
     --------
     >>> Token(5, 5, size="large").space
     Space(x=5, y=5, width=2, height=2)
+    >>> Token(0, 0, size=(3, 1), tags=["wagon"]).space.squares
+    [(0, 0), (1, 0), (2, 0)]
     """
 
     x: int
     y: int
-    size: str | int = "medium"
+    size: str | int | tuple[int, int] = "medium"
     name: str | None = None
+    elevation: float = 0.0
+    tags: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "x", _whole(self.x, "Token x"))
-        object.__setattr__(self, "y", _whole(self.y, "Token y"))
+        set_ = object.__setattr__
+        set_(self, "x", _whole(self.x, "Token x"))
+        set_(self, "y", _whole(self.y, "Token y"))
         size = self.size
         if isinstance(size, str):
             key = size.strip().lower()
             if key not in SIZES:
                 raise InvalidValueError(
                     f"unknown Token size {size!r}; valid sizes are "
-                    f"{', '.join(map(repr, SIZES))}, or a number of squares"
+                    f"{', '.join(map(repr, SIZES))}, a number of squares, or (width, height)"
                 )
-            object.__setattr__(self, "size", key)
+            set_(self, "size", key)
+        elif isinstance(size, tuple):
+            if len(size) != 2:
+                raise InvalidValueError(f"a Token footprint is (width, height) in squares, got {size!r}")
+            set_(self, "size", (count(size[0], "Token footprint width"), count(size[1], "Token footprint height")))
         elif isinstance(size, bool) or not isinstance(size, int):
             raise InvalidTypeError(
-                f"Token size must be a size name or a number of squares, got {size!r}"
+                f"Token size must be a size name, a number of squares or (width, height), got {size!r}"
             )
         else:
             count(size, "Token size")
         if self.name is not None and not isinstance(self.name, str):
             raise InvalidTypeError(f"Token name must be a string, got {self.name!r}")
+        set_(self, "elevation", real(self.elevation, "Token elevation"))
+        tags = self.tags
+        if isinstance(tags, str) or not isinstance(tags, (set, frozenset, list, tuple)):
+            raise InvalidTypeError(f"Token tags must be a collection of strings, got {tags!r}")
+        if not all(isinstance(t, str) for t in tags):
+            raise InvalidTypeError(f"Token tags must be strings, got {sorted(map(repr, tags))}")
+        set_(self, "tags", frozenset(tags))
 
     @property
-    def squares_across(self) -> int:
-        """How many squares the creature's space spans."""
-        return SIZES[self.size] if isinstance(self.size, str) else self.size
+    def footprint(self) -> tuple[int, int]:
+        """``(width, height)`` of the creature's space, in squares."""
+        if isinstance(self.size, tuple):
+            return self.size
+        n = SIZES[self.size] if isinstance(self.size, str) else self.size
+        return (n, n)
 
     @property
     def space(self) -> Space:
         """The rectangle of squares the creature occupies."""
-        n = self.squares_across
-        return Space(self.x, self.y, n, n)
+        w, h = self.footprint
+        return Space(self.x, self.y, w, h)
+
+    @property
+    def label(self) -> str:
+        """The name, or the position when the token has none."""
+        return self.name if self.name is not None else f"token at ({self.x}, {self.y})"
+
+    def moved(self, x: int, y: int) -> Token:
+        """The same creature with its top-left square at (x, y)."""
+        return Token(x, y, self.size, self.name, self.elevation, self.tags)

@@ -1,0 +1,257 @@
+"""Which creatures an area reaches, with their cover, filters and limits.
+
+Rules applied (the seeds' words):
+
+* a creature is in an area when any square of its space is in it (Pathfinder
+  2e: "even one square of its space"); ``membership="center"`` counts only its
+  central square(s), ``membership="share"`` a share of its space;
+* Starfinder: "If you have line of effect to some of a target's space but not
+  all of it, the target has cover"; 5e grades a creature by its best square;
+  Savage Worlds only by total cover;
+* Starfinder areas with targets: "creatures in the effect's area that are not
+  of the appropriate type do not count against the number of creatures
+  affected" (``where``, ``tags``, ``limit``);
+* Savage Worlds' Selective: "the caster can choose not to affect any or all
+  individual targets within a power's area of effect" (``exclude``);
+* elevation: a creature above or below the point of origin is measured in
+  three dimensions, under the same diagonal rule (a 20-ft sphere does not
+  reach a creature 25 ft above its origin).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numpy.typing import NDArray
+
+from aoegrid.cover import GRADES, Cover, CoverRule, grade
+from aoegrid.directions import unit_vector
+from aoegrid.distance import measure
+from aoegrid.errors import InvalidTypeError, InvalidValueError
+from aoegrid.options import ConeKind, Inclusion, parse_option
+from aoegrid.raster import Window, far_offsets
+from aoegrid.regions import EPS
+from aoegrid.shapes import Cone, Cube, Cylinder, Line, Sphere
+from aoegrid.tokens import Token
+from aoegrid.walls import Channel
+
+if TYPE_CHECKING:
+    from aoegrid.area import Area
+
+
+class Membership(str, Enum):
+    """When a creature counts as in an area: ``any`` square of its space, its
+    ``center`` square(s), or a ``share`` of its space."""
+
+    ANY = "any"
+    CENTER = "center"
+    SHARE = "share"
+
+
+@dataclass(frozen=True, slots=True)
+class Reached:
+    """A creature an area reaches.
+
+    ``cover`` is its grade from the area's origin (:class:`Cover`),
+    ``cover_name`` the rules' name for it; ``squares`` are the squares of its
+    space in the area; ``distance`` runs from the origin to the nearest point
+    of its space, in the grid's unit, under the rules' diagonal count.
+    """
+
+    token: Token
+    cover: Cover
+    cover_name: str
+    squares: tuple[tuple[int, int], ...]
+    distance: float
+
+
+def reached(
+    area: Area,
+    tokens: Iterable[Token] | None = None,
+    *,
+    membership: Membership | str = Membership.ANY,
+    share: float = 0.5,
+    where: Callable[[Token], bool] | None = None,
+    tags: Iterable[str] | None = None,
+    exclude: Iterable[Token | str] = (),
+    limit: int | None = None,
+) -> list[Reached]:
+    """The creatures ``area`` reaches, nearest first.
+
+    Parameters
+    ----------
+    area : Area
+    tokens : iterable of Token, optional
+        The creatures to look at; by default the area's map's.
+    membership : str
+        ``"any"`` (default), ``"center"`` or ``"share"``.
+    share : float
+        With ``membership="share"``: the least fraction of the space's
+        squares that must be in the area.
+    where : callable, optional
+        Only creatures for which it returns true are affected (``lambda t:
+        "living" in t.tags``).
+    tags : iterable of str, optional
+        Only creatures with at least one of these tags are affected.
+    exclude : iterable of Token or str
+        Creatures left unaffected by the caster's choice (Savage Worlds'
+        Selective), by token or name.
+    limit : int, optional
+        The most creatures affected; those filtered out do not count. The
+        nearest to the origin are taken first (ties: top to bottom, left to
+        right).
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> m = ag.BattleMap(ag.Grid(12, 12), tokens=[ag.Token(5, 5, name="a"), ag.Token(9, 9, name="b")])
+    >>> [r.token.name for r in ag.area(ag.Sphere(10), at=(6, 6), on=m).tokens()]
+    ['a']
+    """
+    if area._made is None or area.shape is None or area.rules is None:
+        raise InvalidValueError("creatures are found in areas made by aoegrid.area(), not in combinations")
+    if tokens is None:
+        if area._map is None:
+            raise InvalidValueError("this area is on a bare Grid: pass tokens=[...], or compute it on a BattleMap")
+        pool = list(area._map.tokens)
+    else:
+        pool = list(tokens)
+    for t in pool:
+        if not isinstance(t, Token):
+            raise InvalidTypeError(f"tokens must be aoegrid.Token, got {t!r}")
+    membership = parse_option(Membership, membership, "membership")
+    if not (isinstance(share, (int, float)) and 0 < share <= 1):
+        raise InvalidValueError(f"share must be a fraction in (0, 1], got {share!r}")
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+        raise InvalidValueError(f"limit must be a whole number, 0 or more, got {limit!r}")
+    wanted = None if tags is None else frozenset(tags)
+    skip = [e for e in exclude]
+    out = []
+    for token in pool:
+        hit = _in_area(area, token, membership, share)
+        if hit is None:
+            continue
+        if where is not None and not where(token):
+            continue
+        if wanted is not None and not (token.tags & wanted):
+            continue
+        if any(e is token or e == token or (isinstance(e, str) and e == token.name) for e in skip):
+            continue
+        cover = _cover(area, token)
+        rule = area.rules.cover
+        name = GRADES[rule].get(cover, (cover.name.lower(), ""))[0]
+        out.append(Reached(token, cover, name, hit, _distance(area, token)))
+    out.sort(key=lambda r: (r.distance, r.token.y, r.token.x))
+    return out if limit is None else out[:limit]
+
+
+def _squares(area: Area, token: Token) -> list[tuple[int, int]]:
+    g = area.grid
+    return [(x, y) for x, y in token.space.squares if 0 <= x < g.width and 0 <= y < g.height]
+
+
+def _in_area(area: Area, token: Token, membership: Membership, share: float) -> tuple[tuple[int, int], ...] | None:
+    squares = _squares(area, token)
+    mask = area.mask
+    inside = [s for s in squares if mask[s[1], s[0]] and _height_ok(area, token, s)]
+    if not inside:
+        return None
+    if membership is Membership.CENTER:
+        cx, cy = token.space.center
+        central = {(x, y) for x, y in squares if x <= cx <= x + 1 and y <= cy <= y + 1}
+        if not central & set(inside):
+            return None
+    elif membership is Membership.SHARE and len(inside) < share * len(token.space.squares) - EPS:
+        return None
+    return tuple(inside)
+
+
+def _vertical_gap(lo: float, hi: float, z0: float, z1: float) -> float:
+    """Distance between the height ranges [lo, hi] and [z0, z1] (0 if they meet)."""
+    return max(0.0, z0 - hi, lo - z1)
+
+
+def _height_ok(area: Area, token: Token, square: tuple[int, int]) -> bool:
+    """Whether a square of the token's space in the area reaches the token's height."""
+    assert area._made is not None and area.rules is not None
+    shape, rules, made = area.shape, area.rules, area._made
+    sq = area.grid.square
+    tall = token.footprint[0] * sq
+    bottom, top = token.elevation, token.elevation + tall
+    z = made.elevation
+    if isinstance(shape, Cylinder):
+        return _vertical_gap(bottom, top, z, z + shape.height) <= 0.0
+    o = made.origin
+    x, y = square
+    if isinstance(shape, (Line, Cube)):
+        half = (shape.size if isinstance(shape, Cube) else (shape.width or rules.line_width)) / 2
+        return _vertical_gap(bottom, top, z - half, z + half) <= EPS
+    dz = _vertical_gap(bottom, top, z, z) / sq
+    if dz == 0.0:
+        return True
+    if isinstance(shape, Sphere):
+        reach = shape.radius / sq
+    else:
+        assert isinstance(shape, Cone)
+        reach = shape.length / sq
+    if rules.inclusion is Inclusion.FAR_EDGE:
+        fx = far_offsets(np.array([float(x)]), o.x0, o.x1)[0]
+        fy = far_offsets(np.array([float(y)]), o.y0, o.y1)[0]
+        flat = float(measure(fx, fy, rules.diagonals))
+        three_d = float(measure(flat, dz, rules.diagonals))
+    else:
+        cx = min(max(o.x0, x), x + 1)  # the square's point nearest the origin
+        cy = min(max(o.y0, y), y + 1)
+        flat = math.hypot(cx - o.x0, cy - o.y0)
+        three_d = math.hypot(flat, dz)
+    if three_d > reach + EPS:
+        return False
+    if isinstance(shape, Cone):
+        d = unit_vector(float(shape.direction))
+        along = (x + 0.5 - o.x0) * d[0] + (y + 0.5 - o.y0) * d[1]
+        kind = ConeKind(shape.kind) if shape.kind is not None else rules.cone
+        slope = 1.0 if kind is ConeKind.QUARTER_CIRCLE else 0.5
+        return dz <= slope * max(along, 0.0) + EPS
+    return True
+
+
+def _cover(area: Area, token: Token) -> Cover:
+    """The creature's cover from the area's origin, by the rules' grading."""
+    assert area.rules is not None
+    if area._map is None:
+        return Cover.NONE
+    sp = token.space
+    g = area.grid
+    x0, y0 = max(sp.x, 0), max(sp.y, 0)
+    window = Window(x0, y0, min(sp.x + sp.width, g.width) - x0, min(sp.y + sp.height, g.height) - y0)
+    visible = np.zeros(window.shape)
+    blocked = np.full(window.shape, 4, dtype=np.int_)
+    for vis in area._views(Channel.EFFECT):
+        np.maximum(visible, vis.fraction(window), out=visible)
+        np.minimum(blocked, vis.blocked_corners(window), out=blocked)
+    grades: NDArray[np.int8] = grade(area.rules.cover, visible, blocked)
+    if (grades == Cover.TOTAL).all():
+        return Cover.TOTAL
+    rule = area.rules.cover
+    if rule is CoverRule.CORNER_COUNT:
+        return Cover(int(grades.min()))
+    if rule is CoverRule.ANY_CORNER:
+        return Cover.PARTIAL if (grades != Cover.NONE).any() else Cover.NONE
+    return Cover.NONE
+
+
+def _distance(area: Area, token: Token) -> float:
+    """From the origin to the nearest point of the creature's space, in the grid's unit."""
+    assert area._made is not None and area.rules is not None
+    o = area._made.origin
+    x0, y0, x1, y1 = token.space.bounds
+    dx = max(0.0, x0 - o.x1, o.x0 - x1)
+    dy = max(0.0, y0 - o.y1, o.y0 - y1)
+    return float(measure(dx, dy, area.rules.diagonals)) * area.grid.square
+
+

@@ -1,0 +1,154 @@
+"""Creatures in areas: sizes, filters, limits, cover, elevation, moving emanations."""
+
+import pytest
+
+import aoegrid as ag
+
+GRID = ag.Grid(30, 30)
+
+
+def names(reached):
+    return [r.token.name for r in reached]
+
+
+@pytest.mark.parametrize(
+    ("size", "x", "y", "inside"),
+    [
+        # A 20-ft Starfinder burst at (10, 10) reaches columns 6..13 on rows 9 and 10.
+        ("tiny", 13, 10, 1),
+        ("small", 13, 9, 1),
+        ("medium", 13, 10, 1),
+        ("large", 13, 9, 2),  # (13, 9), (13, 10) of its four squares
+        ("huge", 13, 8, 2),  # (13, 9), (13, 10) of nine
+        ("gargantuan", 13, 7, 2),  # (13, 8) is out: far corner (4, 2) counts 5 squares
+        ("colossal", 12, 4, 4),  # (12, 7), (12, 8), (12, 9), (13, 9)
+    ],
+)
+def test_every_size_partly_inside(size, x, y, inside):
+    area = ag.area(ag.Sphere(20), at=(10, 10), on=GRID)
+    token = ag.Token(x, y, size=size, name=size)
+    expected = [s for s in token.space.squares if s in area]
+    assert len(expected) == inside
+    (hit,) = area.tokens([token])
+    assert hit.squares == tuple(expected)
+    assert area.tokens([token], membership="share", share=1.0) == [] or inside == len(token.space.squares)
+
+
+def test_membership_center_and_share():
+    area = ag.area(ag.Sphere(20), at=(10, 10), on=GRID)
+    large = ag.Token(13, 9, size="large", name="ogre")  # half inside
+    huge = ag.Token(13, 8, size="huge", name="giant")  # its central square (14, 9) is outside
+    # Both 15 ft away; ties go top to bottom.
+    assert names(area.tokens([large, huge])) == ["giant", "ogre"]
+    assert names(area.tokens([large, huge], membership="share", share=0.5)) == ["ogre"]
+    assert names(area.tokens([large, huge], membership="center")) == ["ogre"]
+    with pytest.raises(ag.InvalidValueError, match=r"unknown membership 'most'; valid choices are 'any', 'center', 'share'"):
+        area.tokens([large], membership="most")
+
+
+def test_filters_with_limits_and_selective():
+    crowd = [
+        ag.Token(10, 10, name="robot", tags={"construct"}),
+        ag.Token(11, 10, name="ally", tags={"living"}),
+        ag.Token(12, 10, name="orc", tags={"living", "enemy"}),
+        ag.Token(8, 8, name="goblin", tags={"living", "enemy"}),
+        ag.Token(13, 9, name="wolf", tags={"living", "enemy"}),
+    ]
+    area = ag.area(ag.Sphere(20), at=(10, 10), on=GRID)
+    # Nearest first: 0, 5 (goblin above ally), 5, 10 and 15 ft from the origin.
+    assert names(area.tokens(crowd)) == ["robot", "goblin", "ally", "orc", "wolf"]
+    assert [r.distance for r in area.tokens(crowd)] == [0.0, 5.0, 5.0, 10.0, 15.0]
+    # Only living creatures, at most two: the construct does not use up a place.
+    assert names(area.tokens(crowd, where=lambda t: "living" in t.tags, limit=2)) == ["goblin", "ally"]
+    assert names(area.tokens(crowd, tags={"enemy"})) == ["goblin", "orc", "wolf"]
+    # Savage Worlds' Selective: the caster leaves the ally (and the robot) out.
+    assert names(area.tokens(crowd, exclude=["ally", crowd[0]])) == ["goblin", "orc", "wolf"]
+    with pytest.raises(ag.InvalidValueError, match=r"limit must be a whole number, 0 or more, got -1"):
+        area.tokens(crowd, limit=-1)
+
+
+def test_a_caster_inside_its_own_area():
+    caster = ag.Token(10, 10, name="caster")
+    burst = ag.area(ag.Sphere(10), at=caster, on=GRID)
+    assert names(burst.tokens([caster])) == ["caster"]
+    spared = ag.area(ag.Sphere(10), at=caster, on=GRID, include_origin=False)
+    assert spared.tokens([caster]) == []
+    cone = ag.area(ag.Cone(15, "E"), at=caster, on=GRID, rules="sw5e")
+    assert cone.tokens([caster]) == []  # 5e: a cone leaves its caster out
+    chosen = ag.area(ag.Cone(15, "E"), at=caster, on=GRID, rules="sw5e", include_origin=True)
+    assert (10, 10) not in chosen  # the triangle starts at the caster's edge: nothing to take back
+
+
+def test_elevation_spheres_cylinders_cones():
+    area = ag.area(ag.Sphere(20), at=(10, 10), on=GRID)
+    inside = ag.Token(10, 10, name="inside", elevation=20)
+    outside = ag.Token(10, 10, name="outside", elevation=25)
+    assert names(area.tokens([inside, outside])) == ["inside"]
+    # 3-D counting under 5/10/5: the across count and the up count combine
+    # by the same rule, max + floor(min / 2). (11, 11): 3 across (far corner
+    # (2, 2)), 3 up: 4 squares, in.
+    edge = ag.Token(11, 11, name="edge", elevation=15)
+    far = ag.Token(12, 10, name="far", elevation=15)  # 3 across, 3 up: 3 + 1 = 4 squares, in
+    farther = ag.Token(13, 10, name="farther", elevation=15)  # 4 across: 4 + 1 = 5, out
+    assert names(area.tokens([edge, far, farther])) == ["edge", "far"]
+    below = ag.Token(10, 10, name="below", elevation=-30)  # 5 ft tall, its top 25 ft down
+    assert area.tokens([below]) == []
+    cylinder = ag.area(ag.Cylinder(20, 40), at=(10, 10), on=GRID, elevation=10)
+    assert names(cylinder.tokens([ag.Token(10, 10, name="a", elevation=45), ag.Token(10, 10, name="b", elevation=55),
+                                  ag.Token(10, 10, name="c", elevation=6), ag.Token(10, 10, name="d", elevation=4)])) == ["a", "c"]
+    cone = ag.area(ag.Cone(30, "E"), at=(10, 10), on=GRID)
+    low = ag.Token(12, 10, name="low", elevation=10)  # 2.5 squares along, 2 up: within the 45-degree slope
+    high = ag.Token(11, 10, name="high", elevation=10)  # 1.5 along, 2 up: above it
+    assert names(cone.tokens([low, high])) == ["low"]
+
+
+def test_cover_of_creatures_behind_walls():
+    m = ag.BattleMap(
+        ag.Grid(20, 20),
+        walls=[ag.Wall((12, 0), (12, 10.8))],
+        tokens=[ag.Token(12, 10, size="large", name="half-hidden"), ag.Token(13, 4, name="hidden"),
+                ag.Token(9, 9, name="open")],
+    )
+    sf = ag.area(ag.Sphere(30), at=(9, 12), on=m)
+    got = {r.token.name: r for r in sf.tokens()}
+    assert got["open"].cover is ag.Cover.NONE and got["open"].cover_name == "none"
+    assert got["half-hidden"].cover is ag.Cover.PARTIAL and got["half-hidden"].cover_name == "cover"
+    assert "hidden" not in got
+    sw = ag.area(ag.Sphere(30), at=(9, 12), on=m, rules="sw5e")
+    # The line to its corner (13, 10) meets x = 12 at y = 10.5, under the
+    # wall's end: some of its space is hidden. 5e takes the creature's best
+    # square: (12, 11) is wholly in view.
+    assert {r.token.name: r.cover for r in sw.tokens()}["half-hidden"] is ag.Cover.NONE
+
+
+def test_emanation_moves_with_its_creature():
+    walker = ag.Token(5, 5, name="paladin")
+    friend = ag.Token(6, 5, name="friend")
+    stranger = ag.Token(12, 5, name="stranger")
+    m = ag.BattleMap(GRID, tokens=[walker, friend, stranger])
+    aura = ag.area(ag.Sphere(10), at=walker, on=m, rules="pf2e", mode="emanation")
+    assert names(aura.tokens()) == ["paladin", "friend"]
+    later = aura.moved(walker.moved(11, 5))
+    assert names(later.tokens([walker.moved(11, 5), friend, stranger])) == ["paladin", "stranger"]
+    entered, left = aura.subject_changes(later, [friend, stranger])
+    assert [t.name for t in entered] == ["stranger"] and [t.name for t in left] == ["friend"]
+
+
+def test_tokens_on_the_map_are_checked():
+    with pytest.raises(ag.OffGridError, match=r"ogre \(space 19..21 x 0..2\) is not wholly on the 20 x 20 map"):
+        ag.BattleMap(ag.Grid(20, 20), tokens=[ag.Token(19, 0, size="large", name="ogre")])
+    with pytest.warns(ag.AoegridWarning, match=r"token at \(5, 5\) stands where a wall runs through its space"):
+        ag.BattleMap(ag.Grid(20, 20), walls=[ag.Wall((5.5, 0), (5.5, 10))], tokens=[ag.Token(5, 5)])
+    with pytest.raises(ag.InvalidValueError, match=r"unknown Token size 'enormous'"):
+        ag.Token(1, 1, size="enormous")
+    with pytest.raises(ag.InvalidValueError, match=r"Token elevation must be a finite number, got nan"):
+        ag.Token(1, 1, elevation=float("nan"))
+    with pytest.raises(ag.InvalidValueError, match=r"this area is on a bare Grid: pass tokens="):
+        ag.area(ag.Sphere(10), at=(5, 5), on=GRID).tokens()
+
+
+def test_custom_footprint():
+    wagon = ag.Token(8, 10, size=(3, 1), name="wagon")
+    area = ag.area(ag.Sphere(10), at=(10, 10), on=GRID)
+    (hit,) = area.tokens([wagon])
+    assert hit.squares == ((8, 10), (9, 10), (10, 10))

@@ -31,6 +31,9 @@ class BattleMap:
         Sight-only obstructions (fog, darkness): shapely polygons or rings of
         ``(x, y)`` points. Their outlines block line of sight, not line of
         effect: nothing is seen into, out of or through them.
+    info : optional
+        What a map file said beyond walls and tokens (image, lights, source,
+        notes); kept as given.
 
     The walls are split where they cross and indexed once per map, on first
     use, and reused by every query.
@@ -50,6 +53,7 @@ class BattleMap:
         walls: Iterable[Any] = (),
         tokens: Iterable[Token] = (),
         fog: Iterable[Any] = (),
+        info: Any = None,
     ) -> None:
         if not isinstance(grid, Grid):
             raise InvalidTypeError(f"BattleMap grid must be an aoegrid.Grid, got {grid!r}")
@@ -57,6 +61,8 @@ class BattleMap:
         self.walls: tuple[Wall, ...] = tuple(w for item in walls for w in walls_from(item))
         self.tokens: tuple[Token, ...] = tuple(tokens)
         self.fog: tuple[shapely.Polygon, ...] = tuple(_polygon(f) for f in fog)
+        #: What a map file said beyond walls and tokens (see :mod:`aoegrid.io`), or None.
+        self.info = info
         self._sets: dict[Channel, WallSet] = {}
         self._steps: StepMasks | None = None
         for t in self.tokens:
@@ -114,7 +120,17 @@ class BattleMap:
             raise InvalidValueError(f"wall {index} is a plain wall, not a door or window; doors are {self.doors}")
         walls = list(self.walls)
         walls[index] = Wall(wall.start, wall.end, wall.blocks, wall.kind, open, wall.one_way)
-        return BattleMap(self.grid, walls, self.tokens, self.fog)
+        return BattleMap(self.grid, walls, self.tokens, self.fog, self.info)
+
+    def door_near(self, p: Any) -> int:
+        """The index of the door or window nearest to point ``p`` (grid units)."""
+        from aoegrid._validate import point as _point
+
+        q = shapely.Point(_point(p, "door position"))
+        doors = self.doors
+        if not doors:
+            raise InvalidValueError("this map has no doors or windows")
+        return min(doors, key=lambda i: shapely.LineString([self.walls[i].start, self.walls[i].end]).distance(q))
 
     def __repr__(self) -> str:
         return (

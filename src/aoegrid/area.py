@@ -907,6 +907,12 @@ class Area:
             f"shape={self.shape!r}, origin={self.origin!r}, rules={rules!r}>"
         )
 
+    def _repr_png_(self) -> bytes:
+        """The picture Jupyter shows (drawn without touching pyplot's state)."""
+        from aoegrid.plotting import png_bytes
+
+        return png_bytes(self)
+
     def to_text(self, *, margin: int | None = None) -> str:
         """A text picture: ``#`` covered, ``.`` not, the origin marked.
 

@@ -132,6 +132,12 @@ class BattleMap:
             raise InvalidValueError("this map has no doors or windows")
         return min(doors, key=lambda i: shapely.LineString([self.walls[i].start, self.walls[i].end]).distance(q))
 
+    def _repr_png_(self) -> bytes:
+        """The picture Jupyter shows (drawn without touching pyplot's state)."""
+        from aoegrid.plotting import png_bytes
+
+        return png_bytes(self)
+
     def __repr__(self) -> str:
         return (
             f"<BattleMap {self.grid.width}x{self.grid.height}, {len(self.walls)} walls "

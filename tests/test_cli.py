@@ -1,12 +1,18 @@
-"""The command line, through the installed entry point."""
+"""The command line, through the installed entry point, on the shared and bundled maps."""
 
+import json
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
-import aoegrid
+import pytest
+
+import aoegrid as ag
 from aoegrid.cli import main
+from aoegrid.export import area_record
+
+MAPS = Path(__file__).resolve().parents[1].parent / "shared" / "maps"
 
 
 def entry_point() -> str:
@@ -14,31 +20,112 @@ def entry_point() -> str:
     return str(script) if script.exists() else shutil.which("aoegrid") or "aoegrid"
 
 
-def test_demo_through_the_entry_point():
-    run = subprocess.run([entry_point(), "demo"], capture_output=True, text=True, check=False, timeout=120)
-    assert run.returncode == 0, run.stderr
-    out = run.stdout
-    assert "== starfinder: 20-ft burst at intersection (8, 8): 44 squares" in out
-    assert "== sw5e: 20-ft burst at intersection (8, 8): 52 squares" in out
-    assert "== savage-worlds: 3\" burst at intersection (8, 8): 36 squares" in out
-    assert "== pf2e: 30-ft cone from (2, 2) toward SE: 24 squares" in out
-    # The origin is drawn on its own line between rows, at its intersection.
-    assert "\n          +\n" in out
+def run(*args, cwd=None):
+    return subprocess.run([entry_point(), *map(str, args)], capture_output=True, text=True, check=False, timeout=300, cwd=cwd)
+
+
+def test_demo_writes_a_picture_beside_a_summary(tmp_path):
+    done = run("demo", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "map: cave-oganm.dd2vtt (20x20 squares, 250 walls)"
+    assert lines[1] == "starfinder     burst  24   cone  26   spread  23"
+    assert lines[3] == "sw5e           burst  32   cone  16   spread  31"
+    assert lines[4].startswith("savage-worlds  burst  36")
+    picture = tmp_path / "aoegrid-demo.png"
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and picture.stat().st_size > 50_000
+    # Run again: the first picture is kept, the second gets a new name.
+    again = run("demo", cwd=tmp_path)
+    assert again.stdout.splitlines()[-1] == "picture: aoegrid-demo-1.png"
+    assert (tmp_path / "aoegrid-demo.png").stat().st_size == picture.stat().st_size
+
+
+def test_area_json_matches_the_library(tmp_path):
+    out, png = tmp_path / "a.json", tmp_path / "a.png"
+    done = run("area", MAPS / "sample-room-imagix.noimage.dd2vtt", "--shape", "sphere", "--size", "20", "--at", "3,3",
+               "--json", out, "-o", png)
+    assert done.returncode == 0, done.stderr
+    m = ag.load_map(MAPS / "sample-room-imagix.noimage.dd2vtt")
+    expected = area_record(ag.area(ag.Sphere(20), at=(3, 3), on=m))
+    got = json.loads(out.read_text())
+    assert got["squares"] == expected["squares"] and got["cover"] == expected["cover"]
+    assert got["inputs"]["shape"] == "sphere" and got["inputs"]["at"] == "3,3" and got["inputs"]["size"] == 20.0
+    assert done.stdout.splitlines()[0] == f"sphere 20 ft at (3.0, 3.0), starfinder burst: {len(expected['squares'])} squares"
+    assert png.read_bytes()[:4] == b"\x89PNG"
+    refused = run("area", "@demo", "--shape", "cone", "--size", "30", "--at", "6,11", "--direction", "E", "--json", out)
+    assert refused.returncode == 2 and refused.stderr.strip() == f"aoegrid: error: {out} exists; pass --force to overwrite it"
+
+
+def test_info_on_the_shared_maps():
+    done = run("info", MAPS / "blue-tower-base.dd2vtt")
+    assert done.returncode == 0, done.stderr
+    assert "grid: 10 x 12 squares of 5 ft" in done.stdout
+    assert "walls: 437, doors: 41, windows: 0" in done.stdout
+    assert "note: dropped 4 zero-length wall segments" in done.stdout
+    room = run("info", MAPS / "sample-room-imagix.noimage.dd2vtt")
+    assert "doors: 1, windows: 1" in room.stdout and "lights: 2" in room.stdout
+
+
+def test_batch_to_json_lines(tmp_path):
+    csv_path = tmp_path / "placements.csv"
+    csv_path.write_text("name,shape,size,x,y,rules,mode,direction\n"
+                        "fireball,sphere,20,11,8,starfinder,burst,\n"
+                        "breath,cone,30,6,11,sw5e,burst,E\n"
+                        "cloud,sphere,15,9,11,pf2e,spread,\n")
+    out = tmp_path / "out.jsonl"
+    done = run("batch", "@demo", csv_path, "--out", out)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"3 areas written to {out}"
+    assert done.stderr == ""  # piped: no progress bar
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    m = ag.demo_map()
+    assert records[0]["squares"] == area_record(ag.area(ag.Sphere(20), at=(11, 8), on=m))["squares"]
+    assert records[1]["rules"] == "sw5e" and records[1]["shape"]["direction"] == 0.0
+    assert records[2]["mode"] == "spread" and records[2]["inputs"]["name"] == "cloud"
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("shape,size,x\nsphere,20,3\n", "missing column(s) y"),
+        ("shape,size,x,y\nsphere,big,3,3\n", "row 2: column size must be a number, got 'big'"),
+        ("shape,size,x,y\nblob,20,3,3\n", "row 2: unknown shape 'blob'; valid shapes are sphere, cylinder, cone, line, cube"),
+        ("shape,size,x,y,rules\nsphere,20,3,3,d20\n", "row 2: unknown rules 'd20'"),
+    ],
+)
+def test_batch_bad_rows(tmp_path, content, message):
+    csv_path = tmp_path / "p.csv"
+    csv_path.write_text(content)
+    done = run("batch", "@demo", csv_path)
+    assert done.returncode == 2
+    assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
+
+
+def test_bad_map_files_exit_2_with_one_line(tmp_path):
+    broken = tmp_path / "broken.dd2vtt"
+    broken.write_text('{"format": 0.3, "resolution": {')
+    done = run("info", broken)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
+    assert done.stderr.startswith("aoegrid: error: ") and "broken.dd2vtt" in done.stderr
+    debug = run("--debug", "info", broken)
+    assert debug.returncode != 0 and "Traceback" in debug.stderr
+    missing = run("area", tmp_path / "none.uvtt", "--shape", "sphere", "--size", "20", "--at", "1,1")
+    assert missing.returncode == 2 and "no map file" in missing.stderr
+    off = run("area", "@demo", "--shape", "sphere", "--size", "20", "--at", "30,1")
+    assert off.returncode == 2 and "origin (30, 1) is off the 20 x 20 grid" in off.stderr
 
 
 def test_bad_usage_exits_2(capsys):
-    try:
+    with pytest.raises(SystemExit) as exc:
         main(["frobnicate"])
-    except SystemExit as exc:
-        assert exc.code == 2
+    assert exc.value.code == 2
     assert "invalid choice: 'frobnicate'" in capsys.readouterr().err
+    assert main(["area", "@demo", "--shape", "sphere", "--size", "20", "--at", "x"]) == 2
+    assert "--at takes x,y in grid units (e.g. 12,7), got 'x'" in capsys.readouterr().err
 
 
-def test_version():
-    assert aoegrid.__version__ == "0.1.0"
-
-
-def test_import_does_not_load_pyplot():
+def test_version_and_import_does_not_load_pyplot():
+    assert ag.__version__ == "0.1.0"
     code = "import sys, aoegrid; print('matplotlib.pyplot' in sys.modules, 'matplotlib' in sys.modules)"
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60)
-    assert run.stdout.split() == ["False", "False"]
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60)
+    assert done.stdout.split() == ["False", "False"]

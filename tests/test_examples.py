@@ -3,7 +3,7 @@
 import runpy
 from pathlib import Path
 
-import pytest
+import aoegrid as ag
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -33,3 +33,17 @@ def test_export_areas_json_example(tmp_path):
     assert [t["name"] for t in fireball["tokens"]] == ["ally", "orc"]
     assert sorted(s for s in fireball["squares"] if s[0] >= 8) == [[8, 5], [8, 6], [8, 7], [8, 8], [9, 6], [9, 7]]
     assert fireball["blocked"] == [[8, 4], [8, 9]]
+
+
+def test_fireball_at_each_door_example():
+    ns = runpy.run_path(str(ROOT / "examples" / "fireball_at_each_door.py"))
+    m = ag.load_map(ROOT.parent / "shared" / "maps" / "sample-room-imagix.noimage.dd2vtt")
+    # The door (x = 5, y 1.5..2.5 after the origin shift) and the window
+    # (x = 5, y 7.6..8.4): the intersections beside them toward the map's centre.
+    assert ns["door_origins"](m) == [(4, 2), (4, 8)]
+    union, areas = ns["fireballs"](m)
+    assert len(areas) == 2
+    assert union == areas[0] | areas[1] and len(union) == int((areas[0].mask | areas[1].mask).sum())
+    # The closed door and the window keep both fireballs in the room's west
+    # half: x 1..5, y 1..9 after the shift.
+    assert {x for x, _ in union.squares} == {1, 2, 3, 4} and {y for _, y in union.squares} == set(range(1, 9))

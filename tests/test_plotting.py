@@ -43,6 +43,9 @@ def test_area_squares_outline_and_origin():
     assert isinstance(shape, Polygon)
     radii = np.hypot(*(shape.get_xy() - [10, 10]).T)
     assert radii.min() == pytest.approx(4.0) and radii.max() == pytest.approx(4.0)
+    # The outline goes round in order: no chord jumps across the circle.
+    xy = shape.get_xy()
+    assert np.hypot(*np.diff(xy, axis=0).T).max() < 0.5
     origin = by_label(artists, "origin")
     assert origin.get_xdata().tolist() == [10] and origin.get_ydata().tolist() == [10]
     assert ax.get_ylim() == (20.0, 0.0)  # y grows down, as on the map

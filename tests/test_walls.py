@@ -64,7 +64,7 @@ def test_zero_length_duplicate_and_crossing_walls():
     assert ws.dropped == 1
     # Both copies of the horizontal wall and the vertical one are split at (5, 5).
     assert len(ws.segs) == 6
-    assert sorted(map(tuple, ws.segs[:, :2].tolist()))[0] == (0.0, 5.0)
+    assert min(map(tuple, ws.segs[:, :2].tolist())) == (0.0, 5.0)
     m = ag.BattleMap(ag.Grid(10, 10), walls=walls)
     a = ag.area(ag.Sphere(15), at=(3, 3), on=m)
     assert all(x < 5 and y < 5 for x, y in a.squares)

@@ -31,6 +31,15 @@ from aoegrid.errors import (
     OffGridError,
 )
 from aoegrid.grid import Grid
+from aoegrid.io import (
+    MapFileError,
+    MapInfo,
+    demo_map,
+    load_map,
+    read_foundry,
+    read_text_map,
+    read_uvtt,
+)
 from aoegrid.options import (
     Anchor,
     ConeKind,
@@ -73,6 +82,8 @@ __all__ = [
     "InvalidTypeError",
     "InvalidValueError",
     "Line",
+    "MapFileError",
+    "MapInfo",
     "Membership",
     "Mode",
     "OffGridError",
@@ -92,9 +103,14 @@ __all__ = [
     "area",
     "can_target",
     "clip_to_range",
+    "demo_map",
     "distance",
     "in_range",
     "line_of_effect",
+    "load_map",
+    "read_foundry",
+    "read_text_map",
+    "read_uvtt",
     "savage_worlds",
     "sw5e",
     "touch_targets",

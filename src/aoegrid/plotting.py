@@ -18,6 +18,7 @@ Examples
 from __future__ import annotations
 
 import io
+import itertools
 import math
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -102,7 +103,7 @@ def plot_walls(bmap: BattleMap, ax: Axes | None = None) -> list[Artist]:
         groups.setdefault(_wall_style(w), []).append([w.start, w.end])
     for poly in bmap.fog:
         ring = list(poly.exterior.coords)
-        groups.setdefault("sight only", []).extend([a, b] for a, b in zip(ring[:-1], ring[1:]))
+        groups.setdefault("sight only", []).extend([a, b] for a, b in itertools.pairwise(ring))
     out: list[Artist] = []
     for kind, segs in groups.items():
         color, style, width = WALL_STYLES[kind]
@@ -196,10 +197,12 @@ def outline(a: Area, samples: int = 96) -> np.ndarray | None:
                                 (ox - h * n[0] + length * d[0], oy - h * n[1] + length * d[1])))
     segs, arcs = region.boundary()
     pts: list[tuple[float, float]] = []
-    pieces = [("seg", s) for s in segs] + [("arc", c) for c in arcs]
+    # Zero-length sides (a disk is a rounded rectangle of no size) would
+    # otherwise be chained out of order and drawn as stray lines.
+    pieces = [("seg", s) for s in segs if s[0] != s[2] or s[1] != s[3]] + [("arc", c) for c in arcs]
     # Walk the outline: segments and arcs chain end to start.
-    for kind, p in _chain(pieces):
-        if kind == "seg":
+    for piece, p in _chain(pieces):
+        if piece == "seg":
             pts.append((p[0], p[1]))
         else:
             cx, cy, r, t0, t1 = p
@@ -325,10 +328,12 @@ def plot_area(
 
 
 def _legend(ax: Axes, artists: list[Artist]) -> Artist:
-    handles = [x for x in artists if x.get_label() and not x.get_label().startswith(("_", "token ")) and x.get_label() != "grid"]
+    skip = ("grid", "map image")
     seen: dict[str, Artist] = {}
-    for h in handles:
-        seen.setdefault(h.get_label(), h)
+    for x in artists:
+        label = str(x.get_label())
+        if label and not label.startswith(("_", "token ")) and label not in skip:
+            seen.setdefault(label, x)
     return ax.legend(list(seen.values()), list(seen), loc="upper right", fontsize=7, framealpha=0.8)
 
 

@@ -129,3 +129,18 @@ def test_version_and_import_does_not_load_pyplot():
     code = "import sys, aoegrid; print('matplotlib.pyplot' in sys.modules, 'matplotlib' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=60)
     assert done.stdout.split() == ["False", "False"]
+
+
+def test_batch_shows_progress_on_a_terminal(tmp_path):
+    import io
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    csv_path = tmp_path / "p.csv"
+    csv_path.write_text("shape,size,x,y\nsphere,20,11,8\nsphere,10,9,11\n")
+    out, err = io.StringIO(), Terminal()
+    assert main(["batch", "@demo", str(csv_path)], stdout=out, stderr=err) == 0
+    assert err.getvalue().endswith(f"\r[{'#' * 30}] 2/2\n")
+    assert len(out.getvalue().strip().splitlines()) == 2

@@ -47,3 +47,21 @@ def test_fireball_at_each_door_example():
     # The closed door and the window keep both fireballs in the room's west
     # half: x 1..5, y 1..9 after the shift.
     assert {x for x, _ in union.squares} == {1, 2, 3, 4} and {y for _, y in union.squares} == set(range(1, 9))
+
+
+def test_fireball_example_writes_its_picture(tmp_path):
+    import subprocess
+    import sys
+
+    maps = ROOT.parent / "shared" / "maps"
+    out = tmp_path / "doors.png"
+    run = subprocess.run([sys.executable, str(ROOT / "examples" / "fireball_at_each_door.py"),
+                          str(maps / "sample-room-imagix.noimage.dd2vtt"), str(out)],
+                         capture_output=True, text=True, check=False, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[0] == "2 doors, 23 squares hit by at least one fireball"
+    assert out.read_bytes()[:4] == b"\x89PNG"
+    again = subprocess.run([sys.executable, str(ROOT / "examples" / "fireball_at_each_door.py"),
+                            str(maps / "sample-room-imagix.noimage.dd2vtt"), str(out)],
+                           capture_output=True, text=True, check=False, timeout=120)
+    assert again.returncode != 0 and "exists; give another name" in again.stderr

@@ -122,3 +122,18 @@ def test_plotting_never_touches_pyplot():
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=120)
     assert run.stdout.strip() == "False", run.stderr
+
+
+@pytest.mark.parametrize("name", ["cave-oganm.dd2vtt", "blue-tower-base.dd2vtt", "sample-room-imagix.noimage.dd2vtt"])
+def test_real_maps_render_end_to_end(tmp_path, name):
+    from pathlib import Path
+
+    from PIL import Image
+
+    m = ag.load_map(Path(__file__).resolve().parents[1].parent / "shared" / "maps" / name)
+    out = tmp_path / "map.png"
+    plotting.save(m, out, scale=16)
+    img = Image.open(out)
+    assert img.size == (m.grid.width * 16, m.grid.height * 16)
+    pixels = np.asarray(img.convert("L"))
+    assert pixels.std() > 10  # not a blank picture: walls, grid and (where there is one) the image

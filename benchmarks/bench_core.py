@@ -25,11 +25,10 @@ number is the median over repeated calls (after one warm-up call) of
 from __future__ import annotations
 
 import argparse
-import statistics
-import time
 from collections.abc import Callable
 
 import numpy as np
+from _timing import median_time
 
 import aoegrid as ag
 from aoegrid.area import _cached_stencil
@@ -41,22 +40,6 @@ FEET_GRID = ag.Grid(SIZE, SIZE)
 INCH_GRID = ag.Grid(SIZE, SIZE, units="in")
 
 
-def median_time(fn: Callable[[], object], repeats: int, before: Callable[[], object] | None = None) -> float:
-    """Median seconds per call of ``fn``: one warm-up call, then ``repeats`` timed calls.
-
-    ``before`` (e.g. clearing a cache) runs before each call, outside the timing.
-    """
-    if before is not None:
-        before()
-    fn()
-    times = []
-    for _ in range(repeats):
-        if before is not None:
-            before()
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def shapes(scale: float) -> dict[str, ag.Sphere | ag.Cylinder | ag.Cone | ag.Line | ag.Cube]:

@@ -10,24 +10,13 @@ from __future__ import annotations
 
 import argparse
 import io
-import statistics
-import time
 
+from _timing import median_ms
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 import aoegrid as ag
 from aoegrid import plotting
-
-
-def median_ms(fn, repeats: int) -> float:
-    fn()
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times) * 1e3
 
 
 def empty_png() -> bytes:

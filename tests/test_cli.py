@@ -84,6 +84,18 @@ def test_batch_to_json_lines(tmp_path):
     assert records[2]["mode"] == "spread" and records[2]["inputs"]["name"] == "cloud"
 
 
+def test_batch_one_json_per_row(tmp_path):
+    csv_path = tmp_path / "p.csv"
+    csv_path.write_text("name,shape,size,x,y\nfire ball,sphere,20,11,8\n,sphere,10,9,11\n")
+    out = tmp_path / "areas"
+    done = run("batch", "@demo", csv_path, "--out-dir", out)
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["0001-fire-ball.json", "0002.json"]
+    assert json.loads((out / "0002.json").read_text())["shape"] == {"kind": "sphere", "radius": 10.0}
+    again = run("batch", "@demo", csv_path, "--out-dir", out)
+    assert again.returncode == 2 and "0001-fire-ball.json exists; pass --force" in again.stderr
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [

@@ -214,6 +214,11 @@ def _batch_command(args: argparse.Namespace, progress: TextIO) -> str:
     m = _load(args.map)
     rows = _rows(args.placements)
     out_path = _new_file(args.out, args.force) if args.out else None
+    out_dir = Path(args.out_dir) if args.out_dir else None
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        # Check every name first, so a refusal leaves no half-written batch.
+        targets = [_new_file(str(out_dir / _row_file(row, i)), args.force) for i, row in enumerate(rows, start=1)]
     results = []
     show = progress.isatty() and not args.quiet
     for i, row in enumerate(rows, start=1):
@@ -233,11 +238,21 @@ def _batch_command(args: argparse.Namespace, progress: TextIO) -> str:
             progress.flush()
     if show:
         progress.write("\n")
+    if out_dir is not None:
+        for target, record in zip(targets, results):
+            target.write_text(json.dumps(record, indent=1) + "\n")
+        return f"{len(results)} areas written to {out_dir}/"
     text = "\n".join(json.dumps(r) for r in results)
     if out_path is not None:
         out_path.write_text(text + "\n")
         return f"{len(results)} areas written to {out_path}"
     return text
+
+
+def _row_file(row: dict[str, str], index: int) -> str:
+    """One row's JSON file name: its number, and its name when it has a usable one."""
+    name = "".join(c if c.isalnum() or c in "-_" else "-" for c in (row.get("name") or "").strip())
+    return f"{index:04d}{'-' + name if name else ''}.json"
 
 
 def _direction(text: str) -> float | str:
@@ -276,7 +291,9 @@ def parser() -> argparse.ArgumentParser:
     b = sub.add_parser("batch", help="many areas from a CSV of placements, as JSON lines")
     b.add_argument("map")
     b.add_argument("placements", help="CSV with columns shape,size,x,y[,name,rules,mode,direction,width,height,elevation]")
-    b.add_argument("--out", help="JSON lines file to write (default: stdout)")
+    out = b.add_mutually_exclusive_group()
+    out.add_argument("--out", help="JSON lines file to write (default: stdout)")
+    out.add_argument("--out-dir", help="folder to write one JSON file per row into (0001-name.json, ...)")
     b.add_argument("--force", action="store_true")
     b.add_argument("--quiet", action="store_true", help="no progress bar")
     return p

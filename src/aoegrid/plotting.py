@@ -30,7 +30,8 @@ from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Polygon, Rectangle
 
-from aoegrid.area import Area, _cone_region, _cube_region, area
+from aoegrid.area import Area, area
+from aoegrid.stencils import _cone_region, _cube_region
 from aoegrid.battlemap import BattleMap
 from aoegrid.cover import Cover
 from aoegrid.directions import right_normal, unit_vector

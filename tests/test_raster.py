@@ -92,3 +92,15 @@ def test_threshold_mask_agrees_with_direct_evaluation():
         return np.hypot(c, r) <= 37.3
 
     np.testing.assert_array_equal(threshold_mask(cols, rows, ok), ok(cols[None, :], rows[:, None]))
+
+
+@settings(max_examples=80, deadline=None)
+@given(coords, coords, st.floats(0.05, 6))
+def test_closed_form_disk_area_matches_the_rasteriser(cx, cy, r):
+    from aoegrid.raster import disk_rect_area
+
+    window = Window(-12, -12, 24, 24)
+    xs = np.arange(-12, 12, dtype=float)[None, :] - cx
+    ys = np.arange(-12, 12, dtype=float)[:, None] - cy
+    closed = disk_rect_area(xs, xs + 1, ys, ys + 1, r)
+    np.testing.assert_allclose(closed, coverage(RoundedRect(cx, cy, cx, cy, r), window), atol=1e-9)

@@ -271,3 +271,30 @@ def _slab(edges: FloatArray, o: float, d: float) -> tuple[FloatArray, FloatArray
     a = (edges - o) / d
     b = (edges + 1.0 - o) / d
     return np.minimum(a, b), np.maximum(a, b)
+
+
+def disk_rect_area(x0: FloatArray, x1: FloatArray, y0: FloatArray, y1: FloatArray, r: float) -> FloatArray:
+    """Exact area of the disk of radius ``r`` at (0, 0) inside ``[x0, x1] x [y0, y1]``.
+
+    Closed form, by inclusion-exclusion over the quadrant integral
+    ``g(X, Y)``, the area of the disk in ``[0, X] x [0, Y]``, extended oddly
+    to negative X and Y. Vectorised: the bounds broadcast.
+
+    Examples
+    --------
+    >>> float(disk_rect_area(np.array(-1.0), np.array(1.0), np.array(-1.0), np.array(1.0), 1.0)) == math.pi
+    True
+    """
+    def g(x: FloatArray, y: FloatArray) -> FloatArray:
+        ax = np.minimum(np.abs(x), r)
+        ay = np.minimum(np.abs(y), r)
+        knee = np.sqrt(r * r - ay * ay)  # where the circle leaves the band of height ay
+        lo = np.minimum(ax, knee)
+
+        def p(t: FloatArray) -> FloatArray:
+            return 0.5 * (t * np.sqrt(np.maximum(r * r - t * t, 0.0)) + r * r * np.arcsin(np.clip(t / r, -1.0, 1.0)))
+
+        area = ay * lo + np.where(ax > knee, p(ax) - p(knee), 0.0)
+        return np.asarray(np.sign(x) * np.sign(y) * area)
+
+    return np.asarray(g(x1, y1) - g(x0, y1) - g(x1, y0) + g(x0, y0))

@@ -24,6 +24,7 @@ from aoegrid.raster import (
     center_offsets,
     centers,
     covered,
+    disk_rect_area,
     far_offsets,
     near_offsets,
     ray_crossing,
@@ -149,7 +150,16 @@ def _round(radius: float, o: _Origin, rules: Rules, window: Window) -> BoolArray
     if inc is Inclusion.FAR_EDGE:
         return _far_within(radius, o, rules, window)
     if inc is Inclusion.HALF:
-        return covered(RoundedRect(o.x0, o.y0, o.x1, o.y1, radius), window, 0.5)
+        if not o.is_point:
+            return covered(RoundedRect(o.x0, o.y0, o.x1, o.y1, radius), window, 0.5)
+        # A disk's share of a square falls as the square moves away along a
+        # row (the overlap of two symmetric convex figures is log-concave), so
+        # each row is an interval found by bisection on the closed-form area.
+        cols = np.abs(xs + 0.5 - o.x0)
+        rows = np.abs(ys + 0.5 - o.y0)
+        return threshold_mask(
+            cols, rows, lambda c, r: disk_rect_area(c - 0.5, c + 0.5, r - 0.5, r + 0.5, radius) >= 0.5 - EPS
+        )
     if inc is Inclusion.CENTER:
         cols, rows = center_offsets(xs, o.x0, o.x1), center_offsets(ys, o.y0, o.y1)
         limit = (radius + EPS) ** 2

@@ -31,7 +31,6 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Polygon, Rectangle
 
 from aoegrid.area import Area, area
-from aoegrid.stencils import _cone_region, _cube_region
 from aoegrid.battlemap import BattleMap
 from aoegrid.cover import Cover
 from aoegrid.directions import right_normal, unit_vector
@@ -41,6 +40,7 @@ from aoegrid.options import ConeKind
 from aoegrid.regions import ConvexPolygon, Region, RoundedRect
 from aoegrid.rules import resolve_rules
 from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shapable, Sphere
+from aoegrid.stencils import _cone_region, _cube_region
 from aoegrid.tokens import Space
 from aoegrid.walls import Wall, WallKind
 

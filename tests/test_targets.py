@@ -93,7 +93,10 @@ def test_elevation_spheres_cylinders_cones():
     assert names(area.tokens([edge, far, farther])) == ["edge", "far"]
     below = ag.Token(10, 10, name="below", elevation=-30)  # 5 ft tall, its top 25 ft down
     assert area.tokens([below]) == []
-    cylinder = ag.area(ag.Cylinder(20, 40), at=(10, 10), on=GRID, elevation=10)
+    # Starfinder: the circle is at the origin's height and the cylinder drops from it.
+    dropping = ag.area(ag.Cylinder(20, 40), at=(10, 10), on=GRID, elevation=40)
+    assert names(dropping.tokens([ag.Token(10, 10, name="ground"), ag.Token(10, 10, name="high", elevation=41)])) == ["ground"]
+    cylinder = ag.area(ag.Cylinder(20, 40), at=(10, 10), on=GRID, elevation=10, rules="sw5e")
     assert names(cylinder.tokens([ag.Token(10, 10, name="a", elevation=45), ag.Token(10, 10, name="b", elevation=55),
                                   ag.Token(10, 10, name="c", elevation=6), ag.Token(10, 10, name="d", elevation=4)])) == ["a", "c"]
     cone = ag.area(ag.Cone(30, "E"), at=(10, 10), on=GRID)

@@ -117,7 +117,8 @@ def area(
     elevation : float
         Height of the point of origin above the ground, in the grid's unit,
         for creatures above or below it (:meth:`Area.tokens`). A cylinder's
-        circle is at this height and the cylinder rises from it.
+        circle is at this height; it drops from it under Starfinder and rises
+        from it under the other presets (``Rules.cylinder_drops``).
 
     Returns
     -------

@@ -76,6 +76,12 @@ class Rules:
         ``"total-only"`` (see :class:`aoegrid.cover.CoverRule`).
     cylinder_ignores_walls : bool
         Starfinder: "A cylinder-shaped effect ignores any obstructions".
+    cylinder_drops : bool
+        Starfinder: the origin is "the center of a horizontal circle at a
+        height designated in the effect's description, and the effect drops
+        down from the circle". Otherwise (5e: "The circle must either be on
+        the ground or at the height of the power effect") the cylinder rises
+        from a circle at the origin's elevation.
     hidden_origin_to_near_side : bool
         5e: a point of origin placed where the caster cannot see it, behind
         an obstruction, comes into being on the near side of it.
@@ -98,6 +104,7 @@ class Rules:
     origin_included: frozenset[str] = SHAPE_NAMES
     cover: CoverRule = CoverRule.ANY_CORNER
     cylinder_ignores_walls: bool = False
+    cylinder_drops: bool = False
     hidden_origin_to_near_side: bool = False
 
     def __post_init__(self) -> None:
@@ -126,7 +133,7 @@ class Rules:
             )
         set_(self, "origin_included", names)
         set_(self, "cover", parse_option(CoverRule, self.cover, "cover"))
-        for flag in ("cylinder_ignores_walls", "hidden_origin_to_near_side"):
+        for flag in ("cylinder_ignores_walls", "cylinder_drops", "hidden_origin_to_near_side"):
             if not isinstance(getattr(self, flag), bool):
                 raise InvalidTypeError(f"Rules {flag} must be True or False, got {getattr(self, flag)!r}")
 
@@ -163,6 +170,7 @@ STARFINDER = Rules(
     from_space=SpaceOrigin.CENTER,
     cover=CoverRule.ANY_CORNER,
     cylinder_ignores_walls=True,
+    cylinder_drops=True,
 )
 PF2E = STARFINDER.replace(name="pf2e", line_width=5.0, from_space=SpaceOrigin.EDGES)
 SW5E = Rules(

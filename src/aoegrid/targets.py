@@ -185,7 +185,8 @@ def _height_ok(area: Area, token: Token, square: tuple[int, int]) -> bool:
     bottom, top = token.elevation, token.elevation + tall
     z = made.elevation
     if isinstance(shape, Cylinder):
-        return _vertical_gap(bottom, top, z, z + shape.height) <= 0.0
+        low = z - shape.height if rules.cylinder_drops else z
+        return _vertical_gap(bottom, top, low, low + shape.height) <= 0.0
     o = made.origin
     x, y = square
     if isinstance(shape, (Line, Cube)):

@@ -70,6 +70,8 @@ def test_clip_an_area_to_range():
     # space go: columns 9 and 10 (8 squares), three of column 8 and one of 7.
     assert len(clipped) == 44 - 12 and all(x <= 8 for x, _ in clipped.squares)
     assert (7, 14) not in clipped and (7, 13) in clipped and (8, 12) not in clipped
+    # The clipped area still knows its creatures.
+    assert [r.token.name for r in clipped.tokens([ag.Token(9, 11, name="far"), ag.Token(6, 11, name="near")])] == ["near"]
     assert max(x for x, _ in a.squares) == 10
 
 

@@ -474,6 +474,13 @@ class Area:
             own = np.hypot(near_offsets(xs, origin.x0, origin.x1)[None, :], near_offsets(ys, origin.y0, origin.y1)[:, None])
         return np.asarray(own + detour <= radius + EPS)
 
+    def _restricted(self, local: BoolArray) -> Area:
+        """A copy of this area keeping only the squares of ``local`` (same window)."""
+        out = Area(self.grid, self.window, local, shape=self.shape, origin=self.origin, rules=self.rules, mode=self.mode)
+        for name in ("_shape_local", "_made", "_map", "_samples", "_vis", "_visible", "_cover", "_sight", "_path"):
+            setattr(out, name, getattr(self, name))
+        return out
+
     def _clear(self, space: Space) -> None:
         """Leave a creature's own squares out."""
         self._local = self._local.copy()

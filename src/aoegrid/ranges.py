@@ -213,11 +213,11 @@ def clip_to_range(area: Area, caster: Any, rng: Range) -> Area:
     """The area less the squares beyond range (Starfinder: "that area is wasted").
 
     A square stays when its far corner from the caster's space (far-edge
-    rules) or its centre (other rules) is within range.
+    rules) or its centre (other rules) is within range. The result keeps
+    the area's shape, origin, walls and creatures.
     """
-    from aoegrid.area import Area as _Area
     from aoegrid.options import Inclusion
-    from aoegrid.raster import Window, center_offsets, far_offsets
+    from aoegrid.raster import center_offsets, far_offsets
 
     if area.rules is None:
         raise InvalidValueError("only an area made by aoegrid.area() can be clipped to a range")
@@ -227,9 +227,9 @@ def clip_to_range(area: Area, caster: Any, rng: Range) -> Area:
     xs, ys = np.arange(g.width, dtype=float), np.arange(g.height, dtype=float)
     offsets = far_offsets if area.rules.inclusion is Inclusion.FAR_EDGE else center_offsets
     d = measure(offsets(xs, x0, x1)[None, :], offsets(ys, y0, y1)[:, None], area.rules.diagonals) * g.square
-    kept = area.mask & (d <= rng.feet + 1e-9)
-    out = _Area(g, Window(0, 0, g.width, g.height), kept, shape=area.shape, origin=area.origin, rules=area.rules, mode=area.mode)
-    return out
+    w = area.window
+    ys0, xs0 = slice(w.y0, w.y0 + w.height), slice(w.x0, w.x0 + w.width)
+    return area._restricted(area._local & (d[ys0, xs0] <= rng.feet + 1e-9))
 
 
 def touch_targets(

@@ -285,16 +285,18 @@ def disk_rect_area(x0: FloatArray, x1: FloatArray, y0: FloatArray, y1: FloatArra
     >>> float(disk_rect_area(np.array(-1.0), np.array(1.0), np.array(-1.0), np.array(1.0), 1.0)) == math.pi
     True
     """
+    def p(t: FloatArray, s: FloatArray) -> FloatArray:
+        # The integral of sqrt(r^2 - u^2) from 0 to t, with s = sqrt(r^2 - t^2)
+        # given: atan2 stays accurate where arcsin(t / r) loses digits near 1.
+        return 0.5 * (t * s + r * r * np.arctan2(t, s))
+
     def g(x: FloatArray, y: FloatArray) -> FloatArray:
         ax = np.minimum(np.abs(x), r)
         ay = np.minimum(np.abs(y), r)
-        knee = np.sqrt(r * r - ay * ay)  # where the circle leaves the band of height ay
+        knee = np.sqrt((r - ay) * (r + ay))  # where the circle leaves the band of height ay
         lo = np.minimum(ax, knee)
-
-        def p(t: FloatArray) -> FloatArray:
-            return 0.5 * (t * np.sqrt(np.maximum(r * r - t * t, 0.0)) + r * r * np.arcsin(np.clip(t / r, -1.0, 1.0)))
-
-        area = ay * lo + np.where(ax > knee, p(ax) - p(knee), 0.0)
+        rest = p(ax, np.sqrt(np.maximum((r - ax) * (r + ax), 0.0))) - p(knee, ay)
+        area = ay * lo + np.where(ax > knee, rest, 0.0)
         return np.asarray(np.sign(x) * np.sign(y) * area)
 
     return np.asarray(g(x1, y1) - g(x0, y1) - g(x1, y0) + g(x0, y0))

@@ -406,14 +406,15 @@ class Area:
             self._vis[channel] = [see_from(self._map, channel, p, frame) for p in self._samples]
         return self._vis[channel]
 
-    def _reach(self, channel: Channel) -> tuple[FloatArray, NDArray[np.int8]]:
-        """Visible fractions and cover grades over the window, from every sample."""
+    def _reach(self, channel: Channel, window: Window | None = None) -> tuple[FloatArray, NDArray[np.int8]]:
+        """Visible fractions and cover grades over ``window`` (default the area's), from every sample."""
         assert self.rules is not None
-        visible = np.zeros(self.window.shape)
-        blocked = np.full(self.window.shape, 4, dtype=np.int_)
+        window = window or self.window
+        visible = np.zeros(window.shape)
+        blocked = np.full(window.shape, 4, dtype=np.int_)
         for vis in self._views(channel):
-            np.maximum(visible, vis.fraction(self.window), out=visible)
-            np.minimum(blocked, vis.blocked_corners(self.window), out=blocked)
+            np.maximum(visible, vis.fraction(window), out=visible)
+            np.minimum(blocked, vis.blocked_corners(window), out=blocked)
         return visible, grade(self.rules.cover, visible, blocked)
 
     def _on_map(self, bmap: BattleMap, samples: list[tuple[float, float]], origin: _Origin) -> None:

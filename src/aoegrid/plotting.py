@@ -61,7 +61,7 @@ def _axes(ax: Axes | None, grid: Grid, scale: float = 24.0) -> Axes:
     """The Axes to draw on, set up for a grid: equal aspect, y down."""
     if ax is None:
         dpi = 100.0
-        fig = Figure(figsize=(max(grid.width * scale / dpi, 1.0), max(grid.height * scale / dpi, 1.0)), dpi=dpi)
+        fig = Figure(figsize=(grid.width * scale / dpi, grid.height * scale / dpi), dpi=dpi)
         ax = fig.add_axes((0, 0, 1, 1))
         ax.set_axis_off()
     ax.set_xlim(0, grid.width)
@@ -381,15 +381,13 @@ def compare_presets(shape: Any, at: Any, on: Grid | BattleMap, presets: Sequence
 
 def figure_of(obj: Area | BattleMap, scale: float = 24.0) -> Figure:
     """A new Figure showing an area (with its map) or a map, ``scale`` pixels a square."""
-    grid = obj.grid
-    dpi = 100.0
-    fig = Figure(figsize=(grid.width * scale / dpi, grid.height * scale / dpi), dpi=dpi)
-    ax = fig.add_axes((0, 0, 1, 1))
-    ax.set_axis_off()
+    ax = _axes(None, obj.grid, scale)
     if isinstance(obj, Area):
         plot_area(obj, ax)
     else:
         plot_map(obj, ax)
+    fig = ax.get_figure()
+    assert isinstance(fig, Figure)
     return fig
 
 

@@ -72,11 +72,11 @@ def _stencil_on_grid(
         stencil = _cached_stencil(shape, rel, rules, grid.square, full)
         win, local = full, stencil
     else:
-        clip = Window.around(_bounds(shape, rel, rules, grid.square), None)
-        x0 = max(clip.x0, -fx)
-        y0 = max(clip.y0, -fy)
-        x1 = min(clip.x0 + clip.width, grid.width - fx)
-        y1 = min(clip.y0 + clip.height, grid.height - fy)
+        # Too big to cache (or cut by a wall): compute only the part on the grid.
+        x0 = max(full.x0, -fx)
+        y0 = max(full.y0, -fy)
+        x1 = min(full.x0 + full.width, grid.width - fx)
+        y1 = min(full.y0 + full.height, grid.height - fy)
         win = Window(x0, y0, max(x1 - x0, 0), max(y1 - y0, 0))
         local = _rasterize(shape, rel, rules, grid.square, win, stop)
     # Clip the (relative) window to the grid and move it to grid coordinates.

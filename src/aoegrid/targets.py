@@ -27,9 +27,8 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 import numpy as np
-from numpy.typing import NDArray
 
-from aoegrid.cover import GRADES, Cover, CoverRule, grade
+from aoegrid.cover import GRADES, Cover, CoverRule
 from aoegrid.directions import unit_vector
 from aoegrid.distance import measure
 from aoegrid.errors import InvalidTypeError, InvalidValueError
@@ -230,12 +229,7 @@ def _cover(area: Area, token: Token) -> Cover:
     g = area.grid
     x0, y0 = max(sp.x, 0), max(sp.y, 0)
     window = Window(x0, y0, min(sp.x + sp.width, g.width) - x0, min(sp.y + sp.height, g.height) - y0)
-    visible = np.zeros(window.shape)
-    blocked = np.full(window.shape, 4, dtype=np.int_)
-    for vis in area._views(Channel.EFFECT):
-        np.maximum(visible, vis.fraction(window), out=visible)
-        np.minimum(blocked, vis.blocked_corners(window), out=blocked)
-    grades: NDArray[np.int8] = grade(area.rules.cover, visible, blocked)
+    _, grades = area._reach(Channel.EFFECT, window)
     if (grades == Cover.TOTAL).all():
         return Cover.TOTAL
     rule = area.rules.cover

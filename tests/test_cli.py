@@ -1,4 +1,4 @@
-"""The command line, through the installed entry point, on the shared and bundled maps."""
+"""The command line, through the installed entry point, on the test and bundled maps."""
 
 import json
 import shutil
@@ -12,7 +12,7 @@ import aoegrid as ag
 from aoegrid.cli import main
 from aoegrid.export import area_record
 
-MAPS = Path(__file__).resolve().parents[1].parent / "shared" / "maps"
+MAPS = Path(__file__).resolve().parent / "data"
 
 
 def entry_point() -> str:
@@ -56,7 +56,7 @@ def test_area_json_matches_the_library(tmp_path):
     assert refused.returncode == 2 and refused.stderr.strip() == f"aoegrid: error: {out} exists; pass --force to overwrite it"
 
 
-def test_info_on_the_shared_maps():
+def test_info_on_the_test_maps():
     done = run("info", MAPS / "blue-tower-base.dd2vtt")
     assert done.returncode == 0, done.stderr
     assert "grid: 10 x 12 squares of 5 ft" in done.stdout

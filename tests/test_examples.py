@@ -37,7 +37,7 @@ def test_export_areas_json_example(tmp_path):
 
 def test_fireball_at_each_door_example():
     ns = runpy.run_path(str(ROOT / "examples" / "fireball_at_each_door.py"))
-    m = ag.load_map(ROOT.parent / "shared" / "maps" / "sample-room-imagix.noimage.dd2vtt")
+    m = ag.load_map(ROOT / "tests" / "data" / "sample-room-imagix.noimage.dd2vtt")
     # The door (x = 5, y 1.5..2.5 after the origin shift) and the window
     # (x = 5, y 7.6..8.4): the intersections beside them toward the map's centre.
     assert ns["door_origins"](m) == [(4, 2), (4, 8)]
@@ -53,7 +53,7 @@ def test_fireball_example_writes_its_picture(tmp_path):
     import subprocess
     import sys
 
-    maps = ROOT.parent / "shared" / "maps"
+    maps = ROOT / "tests" / "data"
     out = tmp_path / "doors.png"
     run = subprocess.run([sys.executable, str(ROOT / "examples" / "fireball_at_each_door.py"),
                           str(maps / "sample-room-imagix.noimage.dd2vtt"), str(out)],

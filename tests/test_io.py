@@ -1,7 +1,7 @@
 """Reading maps: the real Universal VTT exports, Foundry scenes, text maps, and bad files.
 
-The counts asserted for the shared maps were checked by hand against their JSON
-(see /work/shared/maps/README.md for what each file is).
+The counts asserted for the test maps were checked by hand against their JSON
+(see tests/data/README.md for what each file is).
 """
 
 import base64
@@ -27,7 +27,7 @@ from aoegrid.io import (
 )
 from aoegrid.walls import Channel, WallKind
 
-MAPS = Path(__file__).resolve().parents[1].parent / "shared" / "maps"
+MAPS = Path(__file__).resolve().parent / "data"
 CAVE = MAPS / "cave-oganm.dd2vtt"
 TOWER = MAPS / "blue-tower-base.dd2vtt"
 ROOM = MAPS / "sample-room-imagix.noimage.dd2vtt"

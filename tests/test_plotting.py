@@ -130,7 +130,7 @@ def test_real_maps_render_end_to_end(tmp_path, name):
 
     from PIL import Image
 
-    m = ag.load_map(Path(__file__).resolve().parents[1].parent / "shared" / "maps" / name)
+    m = ag.load_map(Path(__file__).resolve().parent / "data" / name)
     out = tmp_path / "map.png"
     plotting.save(m, out, scale=16)
     img = Image.open(out)

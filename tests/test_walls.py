@@ -273,3 +273,34 @@ def test_spread_cannot_cut_a_wall_corner_diagonally():
     spread = ag.area(ag.Sphere(15), at=(4, 4), on=m, mode="spread")
     assert spread.path_distance[5, 5] == 15.0  # (4, 4) 5, (4, 5) 10, (5, 5) 15
     assert spread.path_distance[4, 5] == 20.0 and (5, 4) not in spread
+
+
+# --- lines and creature cover, per the rules texts ----------------------------------------
+
+
+def test_5e_line_takes_every_square_a_straight_line_reaches():
+    # SW5e: a location is left out only where no straight line from the point of origin reaches it.
+    m = ag.BattleMap(ag.Grid(16, 10), walls=[ag.Wall((6, 5.4), (6, 8))])
+    line = ag.area(ag.Line(40, "E"), at=(2, 5.5), on=m, rules="sw5e")
+    assert line.squares == [(x, 5) for x in range(2, 10)]
+    np.testing.assert_allclose(line.visible[5, 6:10], [0.3875, 0.3625, 0.3375, 0.3125], atol=1e-9)
+
+
+def test_starfinder_line_still_stops_at_the_first_wall():
+    m = ag.BattleMap(ag.Grid(16, 10), walls=[ag.Wall((6, 4), (6, 8))])
+    assert ag.area(ag.Line(40, "E"), at=(2, 5), on=m).squares == [(x, 5) for x in range(2, 6)]
+    no_stop = ag.Rules.preset("starfinder").replace(line_stops_at_wall=False)
+    assert ag.area(ag.Line(40, "E"), at=(2, 5), on=m, rules=no_stop).squares == [(x, 5) for x in range(2, 6)]
+    with pytest.raises(ag.InvalidTypeError, match=r"Rules line_stops_at_wall must be True or False, got 'no'"):
+        no_stop.replace(line_stops_at_wall="no")
+
+
+def test_starfinder_creature_cover_comes_from_the_visible_fraction_of_its_space():
+    # No corner line of the ogre's squares is blocked, yet two of them are mostly in shadow.
+    m = ag.BattleMap(ag.Grid(24, 12), walls=[shapely.box(10, 5.05, 10.4, 5.40)],
+                     tokens=[ag.Token(15, 4, size="large", name="ogre")])
+    a = ag.area(ag.Sphere(60), at=(5, 5), on=m, rules="starfinder")
+    np.testing.assert_allclose(a.visible[5, 15:17], [0.257222, 0.186481], atol=1e-6)
+    assert [(r.token.name, r.cover_name) for r in a.tokens()] == [("ogre", "cover")]
+    clear = ag.BattleMap(ag.Grid(24, 12), tokens=[ag.Token(15, 4, size="large", name="ogre")])
+    assert [r.cover_name for r in ag.area(ag.Sphere(60), at=(5, 5), on=clear).tokens()] == ["none"]

@@ -97,9 +97,11 @@ def area(
     on : Grid or BattleMap
         The grid, or a map whose walls cut the area: a burst or emanation
         takes only squares some straight line from the origin reaches
-        (``Area.visible > 0``), a spread counts its distance around walls,
-        a line stops at the first wall, and a Starfinder cylinder ignores
-        walls.
+        (``Area.visible > 0``), a spread also takes the squares its path
+        reaches around walls, a line stops at the first wall where
+        ``Rules.line_stops_at_wall`` (Starfinder, Pathfinder) and is cut like
+        a burst otherwise (5e, Savage Worlds), and a Starfinder cylinder
+        ignores walls.
     rules : str or Rules
         A preset name (``"starfinder"``, ``"pf2e"``, ``"sw5e"``,
         ``"savage-worlds"`` or an alias) or a :class:`Rules`.
@@ -195,7 +197,7 @@ def area(
     if bmap is not None and caster is not None and rules.hidden_origin_to_near_side and origin.is_point:
         origin = _near_side(bmap, _viewpoint(caster, grid), origin)
     stop = math.inf
-    if bmap is not None and isinstance(shape, Line):
+    if bmap is not None and isinstance(shape, Line) and rules.line_stops_at_wall:
         d = unit_vector(float(shape.direction))
         frame = _frame(bmap.grid, [(origin.x0, origin.y0)])
         vis = see_from(bmap, Channel.EFFECT, (origin.x0, origin.y0), frame)
@@ -426,7 +428,9 @@ class Area:
         if isinstance(self.shape, Cylinder) and self.rules.cylinder_ignores_walls:
             self._local = shape
         elif self.mode is Mode.SPREAD:
-            self._local = shape & self._spread(bmap, origin)
+            # A spread is a burst that can also turn corners: every square a
+            # straight line reaches is in, whatever its centre-to-centre path.
+            self._local = shape & ((self._visible > EPS) | self._spread(bmap, origin))
         else:
             self._local = shape & (self._visible > EPS)
 

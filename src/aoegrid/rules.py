@@ -85,6 +85,13 @@ class Rules:
     hidden_origin_to_near_side : bool
         5e: a point of origin placed where the caster cannot see it, behind
         an obstruction, comes into being on the near side of it.
+    line_stops_at_wall : bool
+        Starfinder and Pathfinder: a line stops where its path first strikes
+        a wall ("a line-shaped effect affects all creatures in squares that
+        the line passes through" up to what blocks line of effect). Otherwise
+        (5e, Savage Worlds) a line is cut like every other area: a square is
+        left out only where no straight line from the point of origin
+        reaches it.
 
     Examples
     --------
@@ -106,6 +113,7 @@ class Rules:
     cylinder_ignores_walls: bool = False
     cylinder_drops: bool = False
     hidden_origin_to_near_side: bool = False
+    line_stops_at_wall: bool = True
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -133,7 +141,7 @@ class Rules:
             )
         set_(self, "origin_included", names)
         set_(self, "cover", parse_option(CoverRule, self.cover, "cover"))
-        for flag in ("cylinder_ignores_walls", "cylinder_drops", "hidden_origin_to_near_side"):
+        for flag in ("cylinder_ignores_walls", "cylinder_drops", "hidden_origin_to_near_side", "line_stops_at_wall"):
             if not isinstance(getattr(self, flag), bool):
                 raise InvalidTypeError(f"Rules {flag} must be True or False, got {getattr(self, flag)!r}")
 
@@ -185,6 +193,7 @@ SW5E = Rules(
     origin_included=frozenset({"sphere", "cylinder", "shapable"}),
     cover=CoverRule.CORNER_COUNT,
     hidden_origin_to_near_side=True,
+    line_stops_at_wall=False,
 )
 SAVAGE_WORLDS = Rules(
     name="savage-worlds",
@@ -196,6 +205,7 @@ SAVAGE_WORLDS = Rules(
     origin=OriginPoint.ANY,
     from_space=SpaceOrigin.CENTER,
     cover=CoverRule.TOTAL_ONLY,
+    line_stops_at_wall=False,
 )
 
 PRESETS: dict[str, Rules] = {

@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 
 from aoegrid.options import Diagonals
 from aoegrid.raster import Window
+from aoegrid.regions import EPS
 
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
@@ -89,22 +90,35 @@ class StepMasks:
 
 
 def _meet_pairwise(steps: FloatArray, walls: FloatArray) -> BoolArray:
-    """Whether step ``i`` meets wall ``i``, for each ``i`` (closed test)."""
+    """Whether step ``i`` comes within :data:`EPS` of wall ``i``, for each ``i``.
+
+    A closed test with a margin: a step that touches a wall blocks, and so does
+    one that misses it by rounding alone (a square's centre on a diagonal door,
+    a split point moved by an ulp), so no answer turns on the last bit.
+    """
     px, py, qx, qy = steps.T
     ax, ay, bx, by = walls.T
     d1 = (qx - px) * (ay - py) - (qy - py) * (ax - px)
     d2 = (qx - px) * (by - py) - (qy - py) * (bx - px)
     d3 = (bx - ax) * (py - ay) - (by - ay) * (px - ax)
     d4 = (bx - ax) * (qy - ay) - (by - ay) * (qx - ax)
-    cross = (d1 * d2 <= 0) & (d3 * d4 <= 0)
-    collinear = (d1 == 0) & (d2 == 0)
-    overlap = (
-        (np.minimum(px, qx) <= np.maximum(ax, bx))
-        & (np.minimum(ax, bx) <= np.maximum(px, qx))
-        & (np.minimum(py, qy) <= np.maximum(ay, by))
-        & (np.minimum(ay, by) <= np.maximum(py, qy))
-    )
-    return np.asarray(np.where(collinear, overlap, cross))
+    cross = (d1 * d2 < 0) & (d3 * d4 < 0)
+    near = _point_segment_distance(px, py, ax, ay, bx, by) <= EPS
+    near |= _point_segment_distance(qx, qy, ax, ay, bx, by) <= EPS
+    near |= _point_segment_distance(ax, ay, px, py, qx, qy) <= EPS
+    near |= _point_segment_distance(bx, by, px, py, qx, qy) <= EPS
+    return np.asarray(cross | near)
+
+
+def _point_segment_distance(
+    px: FloatArray, py: FloatArray, ax: FloatArray, ay: FloatArray, bx: FloatArray, by: FloatArray
+) -> FloatArray:
+    ex, ey = bx - ax, by - ay
+    length2 = ex * ex + ey * ey
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.clip(((px - ax) * ex + (py - ay) * ey) / length2, 0.0, 1.0)
+    t = np.where(length2 > 0, t, 0.0)
+    return np.asarray(np.hypot(px - (ax + t * ex), py - (ay + t * ey)))
 
 
 def path_distance(

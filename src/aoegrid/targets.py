@@ -6,7 +6,8 @@ Rules applied (the seeds' words):
   2e: "even one square of its space"); ``membership="center"`` counts only its
   central square(s), ``membership="share"`` a share of its space;
 * Starfinder: "If you have line of effect to some of a target's space but not
-  all of it, the target has cover"; 5e grades a creature by its best square;
+  all of it, the target has cover", judged on the exact visible fraction of
+  the space; 5e grades a creature by its best square;
   Savage Worlds only by total cover;
 * Starfinder areas with targets: "creatures in the effect's area that are not
   of the appropriate type do not count against the number of creatures
@@ -221,7 +222,12 @@ def _height_ok(area: Area, token: Token, square: tuple[int, int]) -> bool:
 
 
 def _cover(area: Area, token: Token) -> Cover:
-    """The creature's cover from the area's origin, by the rules' grading."""
+    """The creature's cover from the area's origin, by the rules' grading.
+
+    Starfinder ("line of effect to some of a target's space but not all of
+    it"): the exact visible fraction of the space, not its corners, decides.
+    5e: the creature's best square. Savage Worlds: only total cover.
+    """
     assert area.rules is not None
     if area._map is None:
         return Cover.NONE
@@ -229,14 +235,14 @@ def _cover(area: Area, token: Token) -> Cover:
     g = area.grid
     x0, y0 = max(sp.x, 0), max(sp.y, 0)
     window = Window(x0, y0, min(sp.x + sp.width, g.width) - x0, min(sp.y + sp.height, g.height) - y0)
-    _, grades = area._reach(Channel.EFFECT, window)
-    if (grades == Cover.TOTAL).all():
+    visible, grades = area._reach(Channel.EFFECT, window)
+    if (visible <= EPS).all():
         return Cover.TOTAL
     rule = area.rules.cover
     if rule is CoverRule.CORNER_COUNT:
         return Cover(int(grades.min()))
     if rule is CoverRule.ANY_CORNER:
-        return Cover.PARTIAL if (grades != Cover.NONE).any() else Cover.NONE
+        return Cover.PARTIAL if (visible < 1.0 - EPS).any() else Cover.NONE
     return Cover.NONE
 
 

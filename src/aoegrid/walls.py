@@ -220,6 +220,13 @@ def _node(segs: FloatArray, ways: NDArray[np.int8]) -> tuple[FloatArray, NDArray
     left, right = tree.query(lines, predicate="intersects")
     keep = left < right
     left, right = left[keep], right[keep]
+    # Compute each crossing from the pair in one fixed order (by coordinates,
+    # not by place in the list), so the split point, and every answer that
+    # depends on its last bit, is the same however the walls are listed.
+    rank = np.empty(n, dtype=np.intp)
+    rank[np.lexsort(segs.T[::-1])] = np.arange(n)
+    swap = rank[left] > rank[right]
+    left, right = np.where(swap, right, left), np.where(swap, left, right)
     cuts: list[dict[float, tuple[float, float]]] = [{} for _ in range(n)]
     a, b = segs[left], segs[right]
     p, r = a[:, :2], a[:, 2:] - a[:, :2]

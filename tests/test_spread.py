@@ -1,0 +1,184 @@
+"""Spreads against walls: a superset of the burst, independent of wall order, symmetric.
+
+Random maps use coordinates on an eighth-square lattice, so mirroring and
+turning them is exact in floats and the degenerate cases (walls through square
+centres and corners, walls meeting walls) come up often.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+import aoegrid as ag
+
+N = 10
+INCH = ag.Grid(N, N, units="in")
+FEET = ag.Grid(N, N)
+PRESETS = ["starfinder", "pf2e", "sw5e", "savage-worlds"]
+
+
+def _grid(preset: str) -> ag.Grid:
+    return INCH if preset == "savage-worlds" else FEET
+
+
+def _size(preset: str, k: int) -> float:
+    return float(k) if preset == "savage-worlds" else 5.0 * k
+
+
+# --- reproducers from the issue --------------------------------------------------------
+
+
+def test_spread_keeps_what_the_burst_sees_past_a_long_diagonal_wall():
+    m = ag.BattleMap(ag.Grid(10, 10), [ag.Wall((0, 10.6), (10.6, 0))])
+    burst = ag.area(ag.Sphere(30), at=(2, 2), on=m)
+    spread = ag.area(ag.Sphere(30), at=(2, 2), on=m, mode="spread")
+    assert {(4, 6), (5, 5), (6, 4)} <= set(burst.squares)
+    assert {(4, 6), (5, 5), (6, 4)} <= set(spread.squares)
+    assert round(float(spread.visible[5, 5]), 2) == 0.18
+    assert set(burst.squares) <= set(spread.squares)
+
+
+def test_spread_does_not_depend_on_the_order_walls_are_listed():
+    a, b = ((0, 5), (4, 1)), ((0, 0), (4, 8))
+    answers = []
+    for walls in ([a, b], [b, a]):
+        m = ag.BattleMap(ag.Grid(4, 5), walls=[ag.Wall(*w) for w in walls])
+        answers.append(ag.area(ag.Sphere(15), at=(1, 5), on=m, rules="sw5e", mode="spread").squares)
+    # (0, 2) and (0, 3) lie wholly beyond wall a: neither order may take them.
+    assert answers[0] == answers[1] == [(1, 3), (0, 4), (1, 4), (2, 4)]
+
+
+def test_split_points_are_the_same_bits_in_any_order():
+    a, b = ag.Wall((0, 5), (4, 1)), ag.Wall((0, 0), (4, 8))
+    ab = ag.BattleMap(ag.Grid(4, 5), walls=[a, b]).wallset("effect").segs
+    ba = ag.BattleMap(ag.Grid(4, 5), walls=[b, a]).wallset("effect").segs
+    assert sorted(map(tuple, ab.tolist())) == sorted(map(tuple, ba.tolist()))
+
+
+def test_a_diagonal_door_through_a_square_centre_gives_mirrored_answers():
+    # Seen on the real map headmasters-quarters: the door crosses square (0, 2) at its centre.
+    door = ((0.233454, 2.766546), (0.766546, 2.233454))
+    m = ag.BattleMap(ag.Grid(10, 10), [ag.Wall(*door)])
+    mirrored = ag.BattleMap(ag.Grid(10, 10), [ag.Wall(*[(10 - x, y) for x, y in door])])
+    a = ag.area(ag.Sphere(20), at=(3, 2), on=m, mode="spread")
+    b = ag.area(ag.Sphere(20), at=(7, 2), on=mirrored, mode="spread")
+    assert (0, 2) in a and (9, 2) in b
+    assert set(a.squares) == {(9 - x, y) for x, y in b.squares}
+    assert len(a) == 34
+
+
+def test_the_demo_spreads_hold_their_bursts():
+    m = ag.demo_map()
+    for preset, at, size in (("starfinder", (9, 11), 20), ("sw5e", (9.5, 11.5), 20), ("savage-worlds", (9.5, 11.5), 4)):
+        grid_map = m if preset != "savage-worlds" else ag.BattleMap(ag.Grid(20, 20, units="in"), m.walls)
+        burst = ag.area(ag.Sphere(size), at=at, on=grid_map, rules=preset)
+        spread = ag.area(ag.Sphere(size), at=at, on=grid_map, rules=preset, mode="spread")
+        assert set(burst.squares) <= set(spread.squares), preset
+
+
+# --- random wall maps -----------------------------------------------------------------
+
+eighths = st.integers(-8, 8 * N + 8).map(lambda k: k / 8)
+walls_st = st.lists(
+    st.tuples(eighths, eighths, eighths, eighths).filter(lambda s: (s[0], s[1]) != (s[2], s[3])),
+    min_size=1,
+    max_size=6,
+)
+compass = st.sampled_from([0, 45, 90, 135, 180, 225, 270, 315])
+
+
+@st.composite
+def queries(draw):
+    preset = draw(st.sampled_from(PRESETS))
+    if preset in ("starfinder", "pf2e"):
+        at = (float(draw(st.integers(1, N - 1))), float(draw(st.integers(1, N - 1))))
+    else:
+        at = (draw(st.integers(8, 8 * N - 8)) / 8, draw(st.integers(8, 8 * N - 8)) / 8)
+    kind = draw(st.sampled_from(["sphere", "cone", "cube", "line"]))
+    size = _size(preset, draw(st.integers(1, 6)))
+    d = draw(compass)
+    if kind == "sphere":
+        shape = ag.Sphere(size)
+    elif kind == "cone":
+        shape = ag.Cone(size, d)
+    elif kind == "cube":
+        shape = ag.Cube(size, d, anchor=draw(st.sampled_from(["center", "left", "right"])))
+    else:
+        shape = ag.Line(size, d)
+    return preset, at, shape
+
+
+def _spread_and_burst(walls, preset, at, shape):
+    m = ag.BattleMap(_grid(preset), walls=[ag.Wall(s[:2], s[2:]) for s in walls])
+    try:
+        burst = ag.area(shape, at=at, on=m, rules=preset)
+    except ag.OriginOnWallError:
+        assume(False)
+    spread = ag.area(shape, at=at, on=m, rules=preset, mode="spread")
+    return m, burst, spread
+
+
+@settings(max_examples=80, deadline=None)
+@given(walls_st, queries())
+def test_burst_within_spread_within_shape(walls, query):
+    preset, at, shape = query
+    m, burst, spread = _spread_and_burst(walls, preset, at, shape)
+    open_field = ag.area(shape, at=at, on=m.grid, rules=preset).mask
+    assert not (burst.mask & ~spread.mask).any()
+    assert not (spread.mask & ~open_field).any()
+
+
+@settings(max_examples=60, deadline=None)
+@given(walls_st, queries(), st.randoms(use_true_random=False))
+def test_wall_order_does_not_matter(walls, query, rnd):
+    preset, at, shape = query
+    _, _, spread = _spread_and_burst(walls, preset, at, shape)
+    shuffled = list(walls)
+    rnd.shuffle(shuffled)
+    _, _, again = _spread_and_burst(shuffled, preset, at, shape)
+    assert spread.squares == again.squares
+
+
+def _mirror_shape(shape):
+    changes = {}
+    if hasattr(shape, "direction"):
+        changes["direction"] = (180 - shape.direction) % 360
+    if isinstance(shape, ag.Line):
+        changes["side"] = "left" if shape.side is ag.Side.RIGHT else "right"
+    if isinstance(shape, ag.Cube) and shape.anchor is not ag.Anchor.CENTER:
+        changes["anchor"] = "left" if shape.anchor is ag.Anchor.RIGHT else "right"
+    return shape.replace(**changes) if changes else shape
+
+
+@settings(max_examples=60, deadline=None)
+@given(walls_st, queries())
+def test_mirroring_map_and_query_mirrors_the_spread(walls, query):
+    preset, at, shape = query
+    _, _, spread = _spread_and_burst(walls, preset, at, shape)
+    flipped = [(N - ax, ay, N - bx, by) for ax, ay, bx, by in walls]
+    _, _, mirrored = _spread_and_burst(flipped, preset, (N - at[0], at[1]), _mirror_shape(shape))
+    np.testing.assert_array_equal(mirrored.mask, spread.mask[:, ::-1])
+
+
+@settings(max_examples=60, deadline=None)
+@given(walls_st, queries())
+def test_quarter_turn_of_map_and_query_turns_the_spread(walls, query):
+    preset, at, shape = query
+    _, _, spread = _spread_and_burst(walls, preset, at, shape)
+    # Clockwise on screen (y down): point (x, y) goes to (N - y, x).
+    turned = [(N - ay, ax, N - by, bx) for ax, ay, bx, by in walls]
+    shape2 = shape.replace(direction=(shape.direction + 90) % 360) if hasattr(shape, "direction") else shape
+    _, _, after = _spread_and_burst(turned, preset, (N - at[1], at[0]), shape2)
+    np.testing.assert_array_equal(after.mask, np.rot90(spread.mask, k=-1))
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_spread_equals_burst_with_no_walls_for_every_shape(preset):
+    m = ag.BattleMap(_grid(preset))
+    at = (5, 5)
+    for shape in (ag.Sphere(_size(preset, 3)), ag.Cone(_size(preset, 4), 45), ag.Cube(_size(preset, 2), 90),
+                  ag.Line(_size(preset, 5), 0)):
+        burst = ag.area(shape, at=at, on=m, rules=preset)
+        spread = ag.area(shape, at=at, on=m, rules=preset, mode="spread")
+        assert spread == burst and len(burst) > 0, (preset, shape)

@@ -216,8 +216,18 @@ def test_savage_worlds_templates():
 
 
 def test_savage_worlds_needs_an_inch_grid(grid):
-    with pytest.raises(ag.InvalidValueError, match=r"savage-worlds rules measure in 'in' but the grid is in 'ft'; make the grid with units='in'"):
+    fix = r"make the grid in the same unit, e.g. aoegrid.Grid\(40, 30, units='in'\)"
+    with pytest.raises(ag.InvalidValueError, match=r"savage-worlds rules measure in 'in' but the grid is in 'ft' \(5 ft a square\); " + fix):
         ag.area(ag.savage_worlds.SMALL_BLAST, at=(4.5, 4.5), on=grid, rules="savage-worlds")
+    # The templates are in inches: on a feet grid they are refused, not drawn as a 2-ft circle (0 squares).
+    with pytest.raises(ag.InvalidValueError, match=r"Sphere\(radius=2.0, units='in'\) is sized in 'in' but the grid is in 'ft' \(5 ft a square\); " + fix):
+        ag.area(ag.savage_worlds.MEDIUM_BLAST, at=(10, 10), on=grid)
+    inches = ag.Grid(40, 30, units="in")
+    assert len(ag.area(ag.savage_worlds.MEDIUM_BLAST, at=(10, 10), on=inches, rules="savage-worlds")) == 16
+    with pytest.raises(ag.InvalidValueError, match=r"starfinder rules measure in 'ft' but the grid is in 'in'"):
+        ag.area(ag.savage_worlds.MEDIUM_BLAST, at=(10, 10), on=inches)
+    with pytest.raises(ag.InvalidTypeError, match=r"Sphere units must be None \(the grid's unit\) or a unit name such as 'ft' or 'in', got 5"):
+        ag.Sphere(2, units=5)
 
 
 # --- Inclusion rules side by side -------------------------------------------

@@ -167,12 +167,7 @@ def area(
     mode = parse_option(Mode, mode, "mode")
     if include_origin is not None and not isinstance(include_origin, bool):
         raise InvalidTypeError(f"include_origin must be True, False or None, got {include_origin!r}")
-    if rules.units is not None and rules.units != grid.units:
-        raise InvalidValueError(
-            f"{rules.name} rules measure in {rules.units!r} but the grid is in "
-            f"{grid.units!r}; make the grid with units={rules.units!r} "
-            f"(or use rules.replace(units=None) to accept any unit)"
-        )
+    _check_units(shape, rules, grid)
     caster_space: Space | None = None
     if isinstance(at, (Token, Space)):
         caster_space = at.space if isinstance(at, Token) else at
@@ -213,6 +208,17 @@ def area(
         if not included:
             result._clear(caster_space)
     return result
+
+
+def _check_units(shape: Shape, rules: Rules, grid: Grid) -> None:
+    """Refuse sizes written in another unit than the grid's: they would be silently mis-scaled."""
+    for what, units in ((f"{rules.name} rules measure", rules.units), (f"{shape!r} is sized", shape.units)):
+        if units is not None and units != grid.units:
+            raise InvalidValueError(
+                f"{what} in {units!r} but the grid is in {grid.units!r} "
+                f"({grid.square:g} {grid.units} a square); make the grid in the same unit, "
+                f"e.g. aoegrid.Grid({grid.width}, {grid.height}, units={units!r})"
+            )
 
 
 def see_from(bmap: BattleMap, channel: Channel, origin: tuple[float, float],

@@ -314,3 +314,26 @@ def test_bad_area_types(grid):
         ag.area(ag.Sphere(10), at=(1, 1), on=(40, 30))
     with pytest.raises(ag.InvalidTypeError, match=r"shape must be one of Sphere, Cylinder, Cone, Line, Cube, Shapable; got 20"):
         ag.area(20, at=(1, 1), on=grid)
+
+
+def test_a_creatures_emanation_follows_the_creature_on_its_map():
+    pal = ag.Token(5, 5, name="paladin")
+    m = ag.BattleMap(ag.Grid(20, 12), tokens=[pal, ag.Token(6, 6, name="friend"), ag.Token(12, 5, name="orc")])
+    aura = ag.area(ag.Sphere(10), at=pal, on=m, rules="pf2e", mode="emanation")
+    later = aura.moved(pal.moved_to(9, 5))
+    assert len(aura) == len(later) == 21
+    # The paladin moved with his aura: he neither left it nor entered it; his friend stayed behind.
+    entered, left = aura.subject_changes(later)
+    assert [t.name for t in entered] == [] and [t.name for t in left] == ["friend"]
+    assert [r.token.name for r in later.tokens()] == ["paladin"]
+    assert later._made.on.token("paladin").space == ag.Space(9, 5, 1, 1)
+    assert m.token("paladin").space == ag.Space(5, 5, 1, 1)  # the first map is unchanged
+
+
+def test_a_creatures_emanation_refuses_a_bare_point():
+    pal = ag.Token(5, 5, name="paladin")
+    aura = ag.area(ag.Sphere(10), at=pal, on=ag.BattleMap(ag.Grid(20, 12), tokens=[pal]), rules="pf2e", mode="emanation")
+    with pytest.raises(ag.InvalidTypeError, match=r"this area comes from the space of paladin: pass the creature where it now stands \(a Token, e\.g\. token\.moved_to\(x, y\), or a Space\), not \(9, 5\)"):
+        aura.moved((9, 5))
+    point_burst = ag.area(ag.Sphere(10), at=(5, 5), on=ag.Grid(20, 12))
+    assert len(point_burst.moved((9, 5))) == 12

@@ -569,11 +569,42 @@ class Area:
         return reached(self, tokens, **options)
 
     def moved(self, at: Any) -> Area:
-        """The same effect recomputed at ``at`` (an emanation following its creature)."""
+        """The same effect recomputed at ``at``.
+
+        An area that comes from a creature (``at=`` a Token or Space, as an
+        emanation or an aura does) follows its creature: pass the creature
+        where it now stands (``token.moved_to(x, y)`` or a Space); a bare
+        point is refused, since it would silently turn the creature's
+        emanation into a point burst. On a map that holds the creature
+        (matched by identity, then :attr:`Token.label`), the new area lies on
+        a copy of the map with the creature moved, so :meth:`tokens` and
+        :meth:`subject_changes` see it where it is.
+
+        Examples
+        --------
+        >>> import aoegrid as ag
+        >>> pal = ag.Token(5, 5, name="paladin")
+        >>> m = ag.BattleMap(ag.Grid(20, 12), tokens=[pal, ag.Token(12, 5, name="orc")])
+        >>> aura = ag.area(ag.Sphere(10), at=pal, on=m, rules="pf2e", mode="emanation")
+        >>> later = aura.moved(pal.moved_to(10, 5))
+        >>> len(aura), len(later), [t.name for t in aura.subject_changes(later)[0]]
+        (21, 21, ['orc'])
+        """
         if self._made is None or self.shape is None or self.rules is None or self.mode is None:
             raise InvalidValueError("only an area made by aoegrid.area() can be moved, not a combination")
         m = self._made
-        return area(self.shape, at, m.on, self.rules, self.mode, include_origin=m.include_origin,
+        on = m.on
+        if isinstance(m.at, (Token, Space)):
+            if not isinstance(at, (Token, Space)):
+                who = m.at.label if isinstance(m.at, Token) else str(m.at)
+                raise InvalidTypeError(
+                    f"this area comes from the space of {who}: pass the creature where it now "
+                    f"stands (a Token, e.g. token.moved_to(x, y), or a Space), not {at!r}"
+                )
+            if isinstance(on, BattleMap) and isinstance(m.at, Token) and isinstance(at, Token):
+                if any(t is m.at or t.label == m.at.label for t in on.tokens):
+                    on = on.with_token(m.at, at)
+        return area(self.shape, at, on, self.rules, self.mode, include_origin=m.include_origin,
                     caster=m.caster, elevation=m.elevation)
 
     def subject_changes(self, after: Area, tokens: Iterable[Token] | None = None) -> tuple[list[Token], list[Token]]:

@@ -337,3 +337,10 @@ def test_a_creatures_emanation_refuses_a_bare_point():
         aura.moved((9, 5))
     point_burst = ag.area(ag.Sphere(10), at=(5, 5), on=ag.Grid(20, 12))
     assert len(point_burst.moved((9, 5))) == 12
+
+
+def test_membership_of_a_non_square_is_false_not_an_error():
+    a = ag.area(ag.Sphere(10), at=(4, 4), on=ag.Grid(8, 8))
+    assert (3, 4) in a
+    assert (float("inf"), 0) not in a and (float("nan"), 0) not in a and (10**400, 0) not in a
+    assert "x" not in a and (1, 2, 3) not in a and None not in a

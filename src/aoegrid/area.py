@@ -650,7 +650,7 @@ class Area:
         try:
             sx, sy = square
             x, y = int(sx), int(sy)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # not a pair of finite numbers: not a square
             return False
         w = self.window
         if not (w.x0 <= x < w.x0 + w.width and w.y0 <= y < w.y0 + w.height):

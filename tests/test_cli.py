@@ -29,9 +29,11 @@ def test_demo_writes_a_picture_beside_a_summary(tmp_path):
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "map: cave-oganm.dd2vtt (20x20 squares, 250 walls)"
-    assert lines[1] == "starfinder     burst  24   cone  26   spread  23"
-    assert lines[3] == "sw5e           burst  32   cone  16   spread  31"
-    assert lines[4].startswith("savage-worlds  burst  36")
+    # A spread is a burst that can also turn corners: never fewer squares than the burst.
+    assert lines[1] == "starfinder     burst  24   cone  26   spread  24"
+    assert lines[2] == "pf2e           burst  24   cone  26   spread  24"
+    assert lines[3] == "sw5e           burst  32   cone  16   spread  32"
+    assert lines[4] == "savage-worlds  burst  36   cone  20   spread  36"
     picture = tmp_path / "aoegrid-demo.png"
     assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and picture.stat().st_size > 50_000
     # Run again: the first picture is kept, the second gets a new name.

@@ -64,3 +64,43 @@ def test_savage_worlds_power_points():
     assert swade.shorting(2, 5) == swade.Shorting(0, 0, False)
     assert swade.maintenance_cost(3) == 3 and swade.maintenance_cost(2, durations=3) == 6
     assert swade.recovered(2.5) == 10
+
+
+def test_savage_worlds_modifier_names_are_canonical_and_taken_once():
+    # "Unless a modifier says otherwise, it may be applied ... only once per casting."
+    assert swade.power_cost(1, {"Selective": True, "Armor Piercing": 2, "lingering-damage": True, " HEAVY  weapon ": True}) == 1 + 1 + 1 + 2 + 2
+    with pytest.raises(ag.InvalidValueError, match=r"modifiers 'selective' and 'Selective' are the same modifier \(selective\); a modifier applies only once per casting"):
+        swade.power_cost(1, {"selective": True, "Selective": True})
+    with pytest.raises(ag.InvalidValueError, match=r"modifiers 'armor_piercing' and 'Armor-Piercing' are the same modifier"):
+        swade.power_cost(1, {"armor_piercing": 2, "Armor-Piercing": 4})
+    # "A caster can Hurry the recipient instead."
+    with pytest.raises(ag.InvalidValueError, match=r"modifiers 'Slow' and 'hurry' exclude each other: .*choose one"):
+        swade.power_cost(1, {"Slow": True, "hurry": True})
+    assert swade.power_cost(1, {"slow": True}) == swade.power_cost(1, {"Hurry": True}) == 2
+
+
+def test_savage_worlds_range_modifier_doubles_or_triples_once():
+    assert [swade.range_cost(m) for m in (2, 3)] == [1, 2]
+    with pytest.raises(ag.InvalidValueError, match=r"the Range modifier doubles \(x2, 1 PP\) or triples \(x3, 2 PP\) a range, once: give 2 or 3, got 4"):
+        swade.power_cost(1, {"range": 4})
+    with pytest.raises(ag.InvalidTypeError, match=r"give 2 or 3, got True of type bool"):
+        swade.range_cost(True)
+
+
+@pytest.mark.parametrize(
+    ("args", "error", "match"),
+    [
+        ((5, "x"), ag.InvalidTypeError, r"modifiers must be a mapping of modifier names to values, such as \{'range': 2, 'selective': True\}; got 'x' of type str"),
+        ((5, ["selective"]), ag.InvalidTypeError, r"modifiers must be a mapping .*; got \['selective'\] of type list"),
+        ((5, {3: True}), ag.InvalidTypeError, r"a power modifier's name must be a string, got 3 of type int"),
+        (("5", None), ag.InvalidTypeError, r"base must be a whole number of Power Points, 0 or more; got '5' of type str"),
+        ((-1, None), ag.InvalidValueError, r"base must be a whole number of Power Points, 0 or more; got -1"),
+    ],
+)
+def test_savage_worlds_power_cost_refuses_bad_arguments(args, error, match):
+    with pytest.raises(error, match=match):
+        swade.power_cost(*args)
+
+
+def test_savage_worlds_power_cost_without_modifiers():
+    assert swade.power_cost(5) == swade.power_cost(5, {}) == 5

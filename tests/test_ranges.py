@@ -102,3 +102,66 @@ def test_a_5e_cone_has_a_range_of_self():
         check_shape_range(ag.Cone(15, "E"), Range(60), "sw5e")
     check_shape_range(ag.Cone(15, "E"), Range(60), "starfinder")
     assert np.isfinite(Range(60).feet)
+
+
+def test_the_range_modifier_applies_once():
+    assert Range(12).times(2).feet == 24.0 and Range("close", level=2).times(3).feet == 90.0
+    assert Range(12).times(3) == Range(12, multiplier=3)
+    with pytest.raises(ag.InvalidValueError, match=r"the Range modifier doubles \(x2, 1 PP\) or triples \(x3, 2 PP\) a range, once: give 2 or 3, got 4"):
+        Range(12).times(4)
+    with pytest.raises(ag.InvalidValueError, match=r"the Range modifier applies once per casting: this range is already x2; multiply the listed range once, by 2 or 3"):
+        Range(12).times(2).times(2)
+    with pytest.raises(ag.InvalidTypeError, match=r"give 2 or 3, got 2.0 of type float"):
+        Range(12).times(2.0)
+    with pytest.raises(ag.InvalidValueError, match=r"the Range modifier cannot be used on a range of self"):
+        Range("self", multiplier=2)
+    with pytest.raises(ag.InvalidValueError, match=r"give 2 or 3, got 5"):
+        Range(12, multiplier=5)
+
+
+def test_in_range_of_a_creature_counts_squares_to_its_space():
+    g = ag.Grid(20, 20)
+    caster = ag.Token(2, 2, name="caster")
+    # Three squares east, (3, 2) to (5, 2), the target's own counted: 15 ft.
+    assert ag.in_range(caster, ag.Token(5, 2), Range(15), "starfinder", g).distance == 15.0
+    # Adjacent creatures are 5 ft away; the one beyond is out of touch.
+    assert ag.in_range(caster, ag.Token(3, 3), Range("touch"), "starfinder", g).in_range
+    assert not ag.in_range(caster, ag.Token(4, 2), Range("touch"), "starfinder", g).in_range
+    # 3 across and 3 down: 3 + 1 squares under alternating diagonals, 3 under 5e.
+    diagonal = ag.Token(5, 5)
+    assert ag.in_range(caster, diagonal, 20, "starfinder", g).distance == 20.0
+    assert ag.in_range(caster, diagonal, 20, "sw5e", g).distance == 15.0
+    # A large creature is measured to its nearest square; a Space works the same.
+    ogre = ag.Token(8, 1, size="large")
+    near = ag.in_range(caster, ogre, 30, "starfinder", g)
+    assert near.in_range and near.distance == 30.0 and near.nearest == (9.0, 2.0)
+    assert ag.in_range(caster, ogre.space, 30, "starfinder", g) == near
+    far = ag.in_range(caster, ogre, 25, "starfinder", g)
+    # The nearest origin toward its centre (9, 2): the intersection 5 squares east.
+    assert not far.in_range and far.nearest == (8, 2)
+    with pytest.raises(ag.OffGridError, match=r"target \(space 19..21 x 0..2\) is not wholly on the 20 x 20 grid"):
+        ag.in_range(caster, ag.Token(19, 0, size="large"), 30, "starfinder", g)
+
+
+@pytest.mark.parametrize(
+    ("target", "rng", "error", "match"),
+    [
+        ((4, 2), "60 ft", ag.InvalidTypeError, r"range must be an aoegrid.Range or a number of feet, got '60 ft' of type str"),
+        ((4, 2), True, ag.InvalidTypeError, r"range must be an aoegrid.Range or a number of feet, got True of type bool"),
+        ((4, 2), -5, ag.InvalidValueError, r"a range in feet needs a distance of 0 or more, got -5.0"),
+        ((4, 2), float("nan"), ag.InvalidValueError, r"range must be a finite number, got nan"),
+        ("orc", 60, ag.InvalidTypeError, r"target must be an \(x, y\) point in grid units, an aoegrid.Token or a Space; got 'orc'"),
+    ],
+)
+def test_in_range_refuses_bad_targets_and_ranges(target, rng, error, match):
+    with pytest.raises(error, match=match):
+        ag.in_range(ag.Token(2, 2), target, rng, "starfinder", ag.Grid(20, 20))
+
+
+def test_a_plain_number_of_feet_is_a_range():
+    g = ag.Grid(40, 40)
+    assert ag.in_range(ag.Token(2, 2), (8, 3), 25, "starfinder", g) == ag.in_range(ag.Token(2, 2), (8, 3), Range(25), "starfinder", g)
+    a = ag.area(ag.Sphere(20), at=(7, 11), on=g)
+    assert ag.clip_to_range(a, ag.Token(0, 10), 40).squares == ag.clip_to_range(a, ag.Token(0, 10), Range(40)).squares
+    with pytest.raises(ag.InvalidTypeError, match=r"range must be an aoegrid.Range or a number of feet, got None"):
+        ag.clip_to_range(a, ag.Token(0, 10), None)

@@ -155,3 +155,58 @@ def test_custom_footprint():
     area = ag.area(ag.Sphere(10), at=(10, 10), on=GRID)
     (hit,) = area.tokens([wagon])
     assert hit.squares == ((8, 10), (9, 10), (10, 10))
+
+
+def test_tokens_move_to_a_square_or_by_squares():
+    orc = ag.Token(5, 5, size="large", name="orc", elevation=10, tags={"enemy"})
+    assert orc.moved_to(2, 3) == ag.Token(2, 3, size="large", name="orc", elevation=10, tags={"enemy"})
+    assert orc.shifted(-1, 2) == orc.moved_to(4, 7)
+    with pytest.raises(ag.InvalidValueError, match=r"Token shift dx must be a whole number of squares, got 0.5"):
+        orc.shifted(0.5, 0)
+    with pytest.raises(ag.InvalidTypeError, match=r"Token y must be a number, got '3' of type str"):
+        orc.moved_to(2, "3")
+
+
+def test_creatures_move_on_the_map():
+    walls = [ag.Wall((8, 0), (8, 10), kind="door")]
+    orc, bat, unnamed = ag.Token(2, 2, name="orc"), ag.Token(4, 4, name="bat"), ag.Token(6, 6)
+    m = ag.BattleMap(ag.Grid(16, 10), walls=walls, tokens=[orc, bat, unnamed])
+    assert m.token("bat") is bat and m.token("token at (6, 6)") is unnamed
+    moved = m.move_token("orc", 10, 2)
+    assert moved.token("orc") == orc.moved_to(10, 2) and m.token("orc") is orc
+    assert [t.label for t in moved.tokens] == ["orc", "bat", "token at (6, 6)"]
+    # Matched by identity, else by label; the new creature may be another one.
+    assert m.move_token(bat, 5, 5).token("bat").space == ag.Space(5, 5)
+    swapped = m.with_token(ag.Token(2, 2, name="orc"), ag.Token(1, 1, name="ogre", size="large"))
+    assert [t.label for t in swapped.tokens] == ["ogre", "bat", "token at (6, 6)"]
+    # The walls did not change: the copy uses the ones already split and indexed.
+    assert moved.wallset("effect") is m.wallset("effect") and moved.steps() is m.steps()
+    assert m.with_token("bat", bat).wallset("sight") is m.wallset("sight")
+    assert m.with_door(0, open=False).wallset("effect") is not m.wallset("effect")
+    # The creature stands where it was moved to for the areas on the new map.
+    burst = ag.area(ag.Sphere(10), at=(11, 3), on=moved)
+    assert names(burst.tokens()) == ["orc"]
+
+
+def test_moving_creatures_on_the_map_is_checked():
+    m = ag.BattleMap(ag.Grid(16, 10), walls=[ag.Wall((8.5, 0), (8.5, 10))], tokens=[ag.Token(2, 2, name="orc"), ag.Token(4, 4, name="bat")])
+    with pytest.raises(ag.InvalidValueError, match=r"no token labelled 'goblin' on this map; its tokens are 'orc', 'bat'"):
+        m.move_token("goblin", 3, 3)
+    with pytest.raises(ag.InvalidValueError, match=r"no token labelled 'goblin' on this map; its tokens are 'orc', 'bat'"):
+        m.token("goblin")
+    with pytest.raises(ag.InvalidValueError, match=r"no token labelled 'orc' on this map; its tokens are none"):
+        ag.BattleMap(ag.Grid(4, 4)).token("orc")
+    with pytest.raises(ag.InvalidTypeError, match=r"a creature is given as an aoegrid.Token or its label, got 3"):
+        m.with_token(3, ag.Token(1, 1))
+    with pytest.raises(ag.InvalidTypeError, match=r"BattleMap tokens must be aoegrid.Token, got \(1, 1\)"):
+        m.with_token("orc", (1, 1))
+    with pytest.raises(ag.OffGridError, match=r"orc \(space 16..17 x 0..1\) is not wholly on the 16 x 10 map"):
+        m.move_token("orc", 16, 0)
+    with pytest.warns(ag.AoegridWarning, match=r"orc stands where a wall runs through its space \(8..9 x 0..1\)") as caught:
+        m.move_token("orc", 8, 0)
+    assert caught[0].filename == __file__  # the warning points at the caller's line
+    twins = ag.BattleMap(ag.Grid(8, 8), tokens=[ag.Token(1, 1, name="goblin"), ag.Token(3, 3, name="goblin")])
+    with pytest.raises(ag.InvalidValueError, match=r"2 tokens are labelled 'goblin'; give them names to tell them apart"):
+        twins.move_token("goblin", 5, 5)
+    # The creature itself is found by identity even when labels repeat.
+    assert twins.move_token(twins.tokens[1], 5, 5).tokens[1].space == ag.Space(5, 5)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import warnings
 from collections.abc import Iterable
 from typing import Any
@@ -63,13 +64,15 @@ class BattleMap:
         self.fog: tuple[shapely.Polygon, ...] = tuple(_polygon(f) for f in fog)
         #: What a map file said beyond walls and tokens (see :mod:`aoegrid.io`), or None.
         self.info = info
-        self._sets: dict[Channel, WallSet] = {}
-        self._steps: StepMasks | None = None
+        self._prepared = _Prepared()
         for t in self.tokens:
             self._check_token(t)
 
-    def _check_token(self, token: Token) -> None:
-        """Refuse a token off the map; warn about one a wall runs through."""
+    def _check_token(self, token: Token, stacklevel: int = 3) -> None:
+        """Refuse a token off the map; warn about one a wall runs through.
+
+        ``stacklevel`` points the warning at the caller's line.
+        """
         if not isinstance(token, Token):
             raise InvalidTypeError(f"BattleMap tokens must be aoegrid.Token, got {token!r}")
         x0, y0, x1, y1 = token.space.bounds
@@ -86,25 +89,27 @@ class BattleMap:
                 f"{token.label} stands where a wall runs through its space "
                 f"({x0:g}..{x1:g} x {y0:g}..{y1:g}); check the map or the token's position",
                 AoegridWarning,
-                stacklevel=3,
+                stacklevel=stacklevel,
             )
 
     def wallset(self, channel: Channel | str) -> WallSet:
         """The prepared walls blocking ``channel`` (split and indexed once)."""
         channel = Channel(channel)
-        if channel not in self._sets:
+        sets = self._prepared.sets
+        if channel not in sets:
             walls = list(self.walls)
             if channel is Channel.SIGHT:
                 walls += [w for poly in self.fog for w in walls_from(poly, blocks={"sight"})]
-            self._sets[channel] = WallSet.build(walls, channel)
-        return self._sets[channel]
+            sets[channel] = WallSet.build(walls, channel)
+        return sets[channel]
 
     def steps(self) -> StepMasks:
         """Which spread steps the effect-blocking walls block (built once)."""
-        if self._steps is None:
+        prepared = self._prepared
+        if prepared.steps is None:
             ws = self.wallset(Channel.EFFECT)
-            self._steps = StepMasks(self.grid.width, self.grid.height, ws.segs, ws.one_way)
-        return self._steps
+            prepared.steps = StepMasks(self.grid.width, self.grid.height, ws.segs, ws.one_way)
+        return prepared.steps
 
     @property
     def doors(self) -> list[int]:
@@ -121,6 +126,101 @@ class BattleMap:
         walls = list(self.walls)
         walls[index] = Wall(wall.start, wall.end, wall.blocks, wall.kind, open, wall.one_way)
         return BattleMap(self.grid, walls, self.tokens, self.fog, self.info)
+
+    def token(self, label: str) -> Token:
+        """The creature labelled ``label`` (see :attr:`Token.label`).
+
+        Raises when no creature, or more than one, has that label.
+
+        Examples
+        --------
+        >>> import aoegrid as ag
+        >>> m = ag.BattleMap(ag.Grid(8, 8), tokens=[ag.Token(1, 1, name="orc"), ag.Token(5, 5)])
+        >>> m.token("orc").space
+        Space(x=1, y=1, width=1, height=1)
+        >>> m.token("token at (5, 5)").x
+        5
+        """
+        if not isinstance(label, str):
+            raise InvalidTypeError(f"a token label must be a string, got {label!r} of type {type(label).__name__}")
+        return self.tokens[self._token_index(label)]
+
+    def with_token(self, old: Token | str, new: Token) -> BattleMap:
+        """A copy of this map with creature ``old`` replaced by ``new``.
+
+        Parameters
+        ----------
+        old : Token or str
+            The creature on this map (the same object, else the one with its
+            label) or its label.
+        new : Token
+            Checked as the map's tokens are: refused off the map, warned
+            about where a wall runs through it.
+
+        Returns
+        -------
+        BattleMap
+            Sharing this map's walls and their prepared (split and indexed)
+            sets and spread steps, which do not depend on the creatures.
+
+        Examples
+        --------
+        >>> import aoegrid as ag
+        >>> m = ag.BattleMap(ag.Grid(8, 8), tokens=[ag.Token(1, 1, name="orc")])
+        >>> m.with_token("orc", ag.Token(2, 2, name="orc chief")).tokens
+        (Token(x=2, y=2, size='medium', name='orc chief', elevation=0.0, tags=frozenset()),)
+        """
+        return self._replaced(self._token_index(old), new)
+
+    def move_token(self, token: Token | str, x: int, y: int) -> BattleMap:
+        """A copy of this map with creature ``token`` (or its label) moved to square (x, y).
+
+        (x, y) is the new top-left square of its space, as in
+        :meth:`Token.moved_to`. The copy shares the prepared walls, as
+        :meth:`with_token`'s does.
+
+        Examples
+        --------
+        >>> import aoegrid as ag
+        >>> m = ag.BattleMap(ag.Grid(8, 8), tokens=[ag.Token(1, 1, name="orc")])
+        >>> m.move_token("orc", 4, 6).token("orc").space
+        Space(x=4, y=6, width=1, height=1)
+        """
+        i = self._token_index(token)
+        return self._replaced(i, self.tokens[i].moved_to(x, y))
+
+    def _token_index(self, key: Token | str) -> int:
+        """Where ``key`` (a token, matched by identity then label, or a label) is in :attr:`tokens`."""
+        if isinstance(key, Token):
+            for i, t in enumerate(self.tokens):
+                if t is key:
+                    return i
+            label = key.label
+        elif isinstance(key, str):
+            label = key
+        else:
+            raise InvalidTypeError(f"a creature is given as an aoegrid.Token or its label, got {key!r}")
+        found = [i for i, t in enumerate(self.tokens) if t.label == label]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            raise InvalidValueError(
+                f"{len(found)} tokens are labelled {label!r}; give them names to tell them apart"
+            )
+        labels = ", ".join(repr(t.label) for t in self.tokens) or "none"
+        raise InvalidValueError(f"no token labelled {label!r} on this map; its tokens are {labels}")
+
+    def _replaced(self, index: int, new: Token) -> BattleMap:
+        """A copy with token ``index`` replaced, sharing the prepared walls."""
+        self._check_token(new, stacklevel=4)
+        tokens = list(self.tokens)
+        tokens[index] = new
+        # Prepared walls depend only on the walls and fog, which the copy
+        # shares: it shares _prepared too, so neither map splits and indexes
+        # them again, whichever builds them first.
+        out = copy.copy(self)
+        out.tokens = tuple(tokens)
+        return out
 
     def door_near(self, p: Any) -> int:
         """The index of the door or window nearest to point ``p`` (grid units)."""
@@ -143,6 +243,16 @@ class BattleMap:
             f"<BattleMap {self.grid.width}x{self.grid.height}, {len(self.walls)} walls "
             f"({len(self.doors)} doors/windows), {len(self.fog)} fog zones, {len(self.tokens)} tokens>"
         )
+
+
+class _Prepared:
+    """A map's walls made ready for queries, built on first use, per wall set."""
+
+    __slots__ = ("sets", "steps")
+
+    def __init__(self) -> None:
+        self.sets: dict[Channel, WallSet] = {}
+        self.steps: StepMasks | None = None
 
 
 def _polygon(obj: Any) -> shapely.Polygon:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
+from numbers import Real
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -19,6 +20,7 @@ from aoegrid.distance import measure
 from aoegrid.errors import InvalidTypeError, InvalidValueError, OffGridError
 from aoegrid.options import OriginPoint, parse_option
 from aoegrid.rules import Rules, resolve_rules
+from aoegrid.savage_worlds import range_cost
 from aoegrid.shapes import Cone, Line, Shape
 from aoegrid.tokens import Space, Token
 from aoegrid.walls import Channel
@@ -59,6 +61,9 @@ class Range:
     planetary, system-wide, plane and unlimited reach anything on the map.
     Touch reaches adjacent creatures; self (personal) only the caster.
 
+    ``multiplier`` is Savage Worlds' Range modifier (1, or 2 or 3 from
+    :meth:`times`); :attr:`feet` includes it.
+
     Examples
     --------
     >>> [Range("close", level=n).feet for n in (1, 2, 7, 20)]
@@ -70,6 +75,7 @@ class Range:
     kind: RangeKind | str | float = RangeKind.FEET
     level: int | None = None
     distance: float | None = None
+    multiplier: int = 1
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -89,6 +95,9 @@ class Range:
             lv = self.level
             if isinstance(lv, bool) or not isinstance(lv, int) or lv < 0:
                 raise InvalidValueError(f"a {kind.value} range needs the caster's level, a whole number 0 or more; got {lv!r}")
+        if self.multiplier != 1:
+            self._check_modifiable()
+            range_cost(self.multiplier)  # refuses anything but 2 or 3
 
     @property
     def feet(self) -> float:
@@ -97,7 +106,7 @@ class Range:
         if kind in _BY_LEVEL:
             base, per, every = _BY_LEVEL[kind]
             assert self.level is not None
-            return float(base + per * (self.level // every))
+            return float(base + per * (self.level // every)) * self.multiplier
         if kind in _UNBOUNDED:
             return math.inf
         if kind is RangeKind.TOUCH:
@@ -105,19 +114,48 @@ class Range:
         if kind is RangeKind.SELF:
             return 0.0
         assert self.distance is not None
-        return self.distance
+        return self.distance * self.multiplier
 
     def times(self, factor: int) -> Range:
-        """This range multiplied (Savage Worlds' Range modifier: x2 or x3).
+        """This range under Savage Worlds' Range modifier: doubled or tripled, once.
 
-        Raises for touch and self, which the modifier cannot extend.
+        "Double the power's listed Range for 1 Power Point, or triple it for
+        +2. This modifier may not be used on powers with a Range of Touch";
+        like every modifier it applies "only once per casting", so a range
+        already multiplied is refused (x4 is not x2 twice).
+
+        Parameters
+        ----------
+        factor : {2, 3}
+
+        Returns
+        -------
+        Range
+            The same kind and level with ``multiplier=factor``.
+
+        Examples
+        --------
+        >>> Range(12).times(2).feet, Range("close", level=2).times(3).feet
+        (24.0, 90.0)
+        >>> Range(12).times(2).times(2)
+        Traceback (most recent call last):
+        ...
+        aoegrid.errors.InvalidValueError: the Range modifier applies once per casting: this range is already x2; multiply the listed range once, by 2 or 3
         """
+        self._check_modifiable()
+        if self.multiplier != 1:
+            raise InvalidValueError(
+                f"the Range modifier applies once per casting: this range is already x{self.multiplier}; "
+                "multiply the listed range once, by 2 or 3"
+            )
+        range_cost(factor)  # refuses anything but 2 or 3
+        return replace(self, multiplier=factor)
+
+    def _check_modifiable(self) -> None:
+        """Refuse touch and self, which the Range modifier cannot extend."""
         kind = RangeKind(self.kind)
         if kind in (RangeKind.TOUCH, RangeKind.SELF):
             raise InvalidValueError(f"the Range modifier cannot be used on a range of {kind.value}")
-        if kind in _UNBOUNDED:
-            return self
-        return Range(RangeKind.FEET, distance=self.feet * factor)
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,14 +200,51 @@ def check_shape_range(shape: Shape, rng: Range, rules: Rules | str) -> None:
         )
 
 
-def in_range(caster: Any, target: Any, rng: Range, rules: Rules | str, grid: Grid) -> RangeCheck:
-    """Whether ``target`` (a point of origin) lies within ``rng`` of ``caster``.
+def as_range(rng: Any) -> Range:
+    """``rng`` as a :class:`Range`: a Range as given, or a plain number of feet.
 
-    Where it does not, ``nearest`` is the legal point of origin nearest to it
-    toward which the caster could place the effect instead: the farthest
-    point in range on the line from the caster to the target, moved to the
-    nearest grid intersection in range under rules whose origins are
-    intersections.
+    Examples
+    --------
+    >>> as_range(60) == Range(60)
+    True
+    """
+    if isinstance(rng, Range):
+        return rng
+    if isinstance(rng, Real) and not isinstance(rng, bool):
+        return Range(real(rng, "range"))
+    raise InvalidTypeError(
+        f"range must be an aoegrid.Range or a number of feet, got {rng!r} of type {type(rng).__name__}"
+    )
+
+
+def in_range(caster: Any, target: Any, rng: Range | float, rules: Rules | str, grid: Grid) -> RangeCheck:
+    """Whether ``target`` lies within ``rng`` of ``caster``.
+
+    Parameters
+    ----------
+    caster : Token, Space or (x, y)
+        Distances run from the nearest edge of its space.
+    target : (x, y), Token or Space
+        A point of origin in grid units, or a creature. A point's distance is
+        from the caster's space to the point. A creature's is counted as on
+        the table: the squares from the caster's space to the nearest square
+        of the target's space, that square included, under the rules'
+        diagonal count (an adjacent creature is one square away, so a touch
+        reaches it and not the creature beyond).
+    rng : Range or float
+        A :class:`Range`, or a plain number of feet.
+    rules : Rules or str
+    grid : Grid
+
+    Returns
+    -------
+    RangeCheck
+        Where the target is out of range, ``nearest`` is the legal point of
+        origin nearest to it toward which the caster could place the effect
+        instead: the farthest point in range on the line from the caster to
+        the target (a creature's centre), moved to the nearest grid
+        intersection in range under rules whose origins are intersections.
+        For a creature in range it is the centre of its space.
 
     Examples
     --------
@@ -177,14 +252,35 @@ def in_range(caster: Any, target: Any, rng: Range, rules: Rules | str, grid: Gri
     >>> c = in_range(ag.Token(0, 0), (10, 0), Range(30), "starfinder", ag.Grid(20, 20))
     >>> c.in_range, c.distance, c.nearest
     (False, 45.0, (7, 0))
+    >>> ogre = ag.Token(6, 0, size="large")
+    >>> c = in_range(ag.Token(0, 0), ogre, 30, "starfinder", ag.Grid(20, 20))
+    >>> c.in_range, c.distance, c.nearest
+    (True, 30.0, (7.0, 1.0))
     """
     rules = resolve_rules(rules)
+    rng = as_range(rng)
     space = _space(caster)
-    p = point(target, "target")
-    if not grid.contains_point(p):
-        raise OffGridError(f"target ({p[0]:g}, {p[1]:g}) is off the {grid.width} x {grid.height} grid")
     limit = rng.feet
-    dist = distance_from_space(space, p, rules, grid.square)
+    if isinstance(target, (Token, Space)):
+        aim = _space(target)
+        x0, y0, x1, y1 = aim.bounds
+        if x0 < 0 or y0 < 0 or x1 > grid.width or y1 > grid.height:
+            raise OffGridError(
+                f"target (space {x0:g}..{x1:g} x {y0:g}..{y1:g}) is not wholly on the "
+                f"{grid.width} x {grid.height} grid"
+            )
+        p = aim.center
+        dist = _space_gap(space, aim, rules) * grid.square
+    else:
+        try:
+            p = point(target, "target")
+        except InvalidTypeError:
+            raise InvalidTypeError(
+                f"target must be an (x, y) point in grid units, an aoegrid.Token or a Space; got {target!r}"
+            ) from None
+        if not grid.contains_point(p):
+            raise OffGridError(f"target ({p[0]:g}, {p[1]:g}) is off the {grid.width} x {grid.height} grid")
+        dist = distance_from_space(space, p, rules, grid.square)
     if dist <= limit + 1e-9:
         return RangeCheck(True, dist, limit, p)
     cx, cy = space.center
@@ -209,18 +305,20 @@ def in_range(caster: Any, target: Any, rng: Range, rules: Rules | str, grid: Gri
     return RangeCheck(False, dist, limit, q)
 
 
-def clip_to_range(area: Area, caster: Any, rng: Range) -> Area:
+def clip_to_range(area: Area, caster: Any, rng: Range | float) -> Area:
     """The area less the squares beyond range (Starfinder: "that area is wasted").
 
     A square stays when its far corner from the caster's space (far-edge
-    rules) or its centre (other rules) is within range. The result keeps
-    the area's shape, origin, walls and creatures.
+    rules) or its centre (other rules) is within range. ``rng`` is a
+    :class:`Range` or a plain number of feet. The result keeps the area's
+    shape, origin, walls and creatures.
     """
     from aoegrid.options import Inclusion
     from aoegrid.raster import center_offsets, far_offsets
 
     if area.rules is None:
         raise InvalidValueError("only an area made by aoegrid.area() can be clipped to a range")
+    limit = as_range(rng).feet
     space = _space(caster)
     x0, y0, x1, y1 = space.bounds
     g = area.grid
@@ -229,7 +327,7 @@ def clip_to_range(area: Area, caster: Any, rng: Range) -> Area:
     d = measure(offsets(xs, x0, x1)[None, :], offsets(ys, y0, y1)[:, None], area.rules.diagonals) * g.square
     w = area.window
     ys0, xs0 = slice(w.y0, w.y0 + w.height), slice(w.x0, w.x0 + w.width)
-    return area._restricted(area._local & (d[ys0, xs0] <= rng.feet + 1e-9))
+    return area._restricted(area._local & (d[ys0, xs0] <= limit + 1e-9))
 
 
 def touch_targets(

@@ -13,6 +13,7 @@ Examples
 """
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -20,15 +21,15 @@ from aoegrid.errors import InvalidTypeError, InvalidValueError
 from aoegrid.shapes import Cone, Line, Sphere
 
 #: Small Blast Template: 2" across.
-SMALL_BLAST = Sphere(1)
+SMALL_BLAST = Sphere(1, units="in")
 #: Medium Blast Template: 4" across.
-MEDIUM_BLAST = Sphere(2)
+MEDIUM_BLAST = Sphere(2, units="in")
 #: Large Blast Template: 6" across.
-LARGE_BLAST = Sphere(3)
+LARGE_BLAST = Sphere(3, units="in")
 #: The Cone Template: 9" long, its wide end rounded, 3" across.
-CONE = Cone(9, direction=0, kind="teardrop")
+CONE = Cone(9, direction=0, kind="teardrop", units="in")
 #: A stream: a line 12" long and 1" wide.
-STREAM = Line(12, direction=0, width=1)
+STREAM = Line(12, direction=0, width=1, units="in")
 
 #: Power Point prices of the common modifiers. The seed gives Armor Piercing
 #: ("Each Power Point spent grants the power AP 2, to a maximum of AP 6") and
@@ -59,30 +60,101 @@ def armor_piercing_cost(ap: int) -> int:
 
 
 def range_cost(multiplier: int) -> int:
-    """Power Points to double (1) or triple (2) a power's Range."""
-    if multiplier not in (2, 3) or isinstance(multiplier, bool):
-        raise InvalidValueError(f"the Range modifier doubles (x2, 1 PP) or triples (x3, 2 PP) range, got x{multiplier!r}")
+    """Power Points to double (1) or triple (2) a power's Range.
+
+    "Double the power's listed Range for 1 Power Point, or triple it for +2."
+
+    >>> range_cost(2), range_cost(3)
+    (1, 2)
+    """
+    valid = "the Range modifier doubles (x2, 1 PP) or triples (x3, 2 PP) a range, once"
+    if isinstance(multiplier, bool) or not isinstance(multiplier, int):
+        raise InvalidTypeError(f"{valid}: give 2 or 3, got {multiplier!r} of type {type(multiplier).__name__}")
+    if multiplier not in (2, 3):
+        raise InvalidValueError(f"{valid}: give 2 or 3, got {multiplier!r}")
     return multiplier - 1
+
+
+def _modifier_key(name: str) -> str:
+    """The canonical spelling of a modifier's name: lower case, words joined by ``_``.
+
+    >>> _modifier_key(" Armor-Piercing"), _modifier_key("Lingering Damage")
+    ('armor_piercing', 'lingering_damage')
+    """
+    if not isinstance(name, str):
+        raise InvalidTypeError(f"a power modifier's name must be a string, got {name!r} of type {type(name).__name__}")
+    return re.sub(r"[\s_-]+", "_", name.strip().lower())
 
 
 def power_cost(base: int, modifiers: Mapping[str, object] | None = None, *, range_touch_or_cone: bool = False) -> int:
     """Power Points for a power of ``base`` cost with modifiers.
 
-    ``modifiers`` maps names to a value: ``"armor_piercing": 4`` (AP),
-    ``"range": 2`` or ``3`` (multiplier), or ``True`` for the others
-    (:data:`MODIFIER_COSTS`). "Unless a modifier says otherwise, it may be
-    applied ... only once per casting"; the Range modifier "may not be used on
-    powers with a Range of Touch or the Cone Template"
-    (``range_touch_or_cone=True``).
+    Parameters
+    ----------
+    base : int
+        The power's own cost in Power Points, 0 or more.
+    modifiers : mapping of str to object, optional
+        Modifier names to a value: ``"armor_piercing": 4`` (AP),
+        ``"range": 2`` or ``3`` (multiplier), or ``True`` for the others
+        (:data:`MODIFIER_COSTS`). Names are matched ignoring case, and
+        spaces, hyphens and underscores are the same (``"Armor Piercing"``
+        is ``"armor_piercing"``).
+    range_touch_or_cone : bool
+        The power has a Range of Touch or uses the Cone Template: the Range
+        modifier "may not be used" on it.
 
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    InvalidValueError
+        A modifier named twice under two spellings ("Unless a modifier says
+        otherwise, it may be applied ... only once per casting"), Slow with
+        Hurry ("A caster can Hurry the recipient instead"), an unknown
+        modifier or a bad value.
+    InvalidTypeError
+        ``base`` not a whole number, ``modifiers`` not a mapping.
+
+    Examples
+    --------
     >>> power_cost(2, {"armor_piercing": 4, "range": 2, "selective": True})
     6
+    >>> power_cost(1, {"Lingering Damage": True, "hurry": True})
+    4
     """
-    if isinstance(base, bool) or not isinstance(base, int) or base < 0:
-        raise InvalidValueError(f"a power's base cost is a whole number of Power Points, 0 or more; got {base!r}")
+    if isinstance(base, bool) or not isinstance(base, int):
+        raise InvalidTypeError(
+            f"base must be a whole number of Power Points, 0 or more; got {base!r} of type {type(base).__name__}"
+        )
+    if base < 0:
+        raise InvalidValueError(f"base must be a whole number of Power Points, 0 or more; got {base!r}")
+    if modifiers is None:
+        modifiers = {}
+    if not isinstance(modifiers, Mapping):
+        raise InvalidTypeError(
+            "modifiers must be a mapping of modifier names to values, such as "
+            f"{{'range': 2, 'selective': True}}; got {modifiers!r} of type {type(modifiers).__name__}"
+        )
+    spelled: dict[str, str] = {}
+    for name in modifiers:
+        key = _modifier_key(name)
+        if key in spelled:
+            raise InvalidValueError(
+                f"modifiers {spelled[key]!r} and {name!r} are the same modifier ({key}); "
+                "a modifier applies only once per casting"
+            )
+        spelled[key] = name
+    # "A caster can Hurry the recipient instead": one or the other, not both.
+    if "slow" in spelled and "hurry" in spelled:
+        raise InvalidValueError(
+            f"modifiers {spelled['slow']!r} and {spelled['hurry']!r} exclude each other: "
+            "a caster can Hurry the recipient instead of Slowing it; choose one"
+        )
     total = base
-    for name, value in (modifiers or {}).items():
-        key = name.strip().lower().replace(" ", "_").replace("-", "_")
+    for key, name in spelled.items():
+        value = modifiers[name]
         if key == "armor_piercing":
             total += armor_piercing_cost(value)  # type: ignore[arg-type]
         elif key == "range":

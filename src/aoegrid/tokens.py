@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from aoegrid._validate import count, real
 from aoegrid.errors import InvalidTypeError, InvalidValueError
@@ -22,7 +22,7 @@ SIZES: dict[str, int] = {
 def _whole(value: object, field: str) -> int:
     v = real(value, field)
     if not v.is_integer():
-        raise InvalidValueError(f"{field} must be a whole square index, got {value!r}")
+        raise InvalidValueError(f"{field} must be a whole number of squares, got {value!r}")
     return int(v)
 
 
@@ -159,6 +159,22 @@ class Token:
         """The name, or the position when the token has none."""
         return self.name if self.name is not None else f"token at ({self.x}, {self.y})"
 
-    def moved(self, x: int, y: int) -> Token:
-        """The same creature with its top-left square at (x, y)."""
-        return Token(x, y, self.size, self.name, self.elevation, self.tags)
+    def moved_to(self, x: int, y: int) -> Token:
+        """The same creature with its top-left square at (x, y).
+
+        Examples
+        --------
+        >>> Token(2, 3, name="orc").moved_to(7, 1)
+        Token(x=7, y=1, size='medium', name='orc', elevation=0.0, tags=frozenset())
+        """
+        return replace(self, x=x, y=y)
+
+    def shifted(self, dx: int, dy: int) -> Token:
+        """The same creature ``dx`` squares right and ``dy`` squares down.
+
+        Examples
+        --------
+        >>> Token(2, 3, name="orc").shifted(-1, 2).space
+        Space(x=1, y=5, width=1, height=1)
+        """
+        return replace(self, x=self.x + _whole(dx, "Token shift dx"), y=self.y + _whole(dy, "Token shift dy"))

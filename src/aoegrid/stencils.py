@@ -2,7 +2,9 @@
 
 The pure core behind :func:`aoegrid.area.area`: given a shape, a resolved
 origin and rules, the bool mask of the squares the shape covers in a window,
-with no walls. Each function touches only the window it is given.
+with no walls. Each function touches only the window it is given, and the
+window is taken from the shape's true outline (:func:`shape_extent` gives its
+farthest point), so no square of the shape falls outside it.
 """
 
 from __future__ import annotations
@@ -96,18 +98,120 @@ def _cached_stencil(shape: Shape, origin: _Origin, rules: Rules, square: float, 
     return mask
 
 
+def shape_extent(shape: Shape, rules: Rules, square: float) -> float:
+    """The farthest any point of the shape's true outline lies from its origin, in squares.
+
+    The outline is the exact figure, before any square is counted: a sphere
+    or cylinder reaches its radius; a quarter-circle cone its length; a
+    triangle cone (whose width equals its distance) its far corners,
+    ``length * hypot(1, 1/2)``; a teardrop cone the far end of its round end,
+    its length; a cube the far corners of its far face, ``hypot(size,
+    size / 2)`` from the middle of its near face (``anchor="center"``) and
+    ``size * sqrt(2)`` from a corner; a line, ``width`` wide and centred on its
+    path, ``hypot(length, width / 2)``; a shapable area the farthest corner
+    of its squares from the origin intersection. Cones and lines take their
+    kind and width from ``rules`` when the shape gives none. It bounds the
+    figure, not the squares: far-edge counting measures squares by the
+    diagonal rule and can take one whose far corner lies beyond it.
+
+    Parameters
+    ----------
+    shape : Shape
+        The area's shape, sizes in the grid's unit.
+    rules : Rules
+        The rules it is laid out under.
+    square : float
+        The side of a square in the grid's unit (5 for a feet grid).
+
+    Returns
+    -------
+    float
+        Euclidean distance in squares, measured from the origin point.
+
+    Examples
+    --------
+    >>> from aoegrid.rules import SW5E, STARFINDER
+    >>> round(shape_extent(Cone(20, "E"), SW5E, 5.0), 4)        # 4 * hypot(1, 1/2)
+    4.4721
+    >>> shape_extent(Cone(20, "E"), STARFINDER, 5.0), shape_extent(Sphere(20), SW5E, 5.0)
+    (4.0, 4.0)
+    >>> shape_extent(Line(30, "E"), SW5E, 5.0) == math.hypot(6, 0.5)
+    True
+    """
+    if isinstance(shape, (Sphere, Cylinder)):
+        return shape.radius / square
+    if isinstance(shape, Shapable):
+        # The farthest corner of a square is farthest on each axis separately.
+        return max(math.hypot(max(-dx, dx + 1), max(-dy, dy + 1)) for dx, dy in shape.squares)
+    if isinstance(shape, Line):
+        return math.hypot(shape.length, _line_width(shape, rules) / 2) / square
+    if isinstance(shape, Cube):
+        size = shape.size / square
+        return math.hypot(size, size / 2 if Anchor(shape.anchor) is Anchor.CENTER else size)
+    length = shape.length / square
+    if _cone_kind(shape, rules) is ConeKind.TRIANGLE:
+        return length * math.hypot(1.0, 0.5)
+    return length
+
+
 def _bounds(shape: Shape, o: _Origin, rules: Rules, square: float) -> tuple[float, float, float, float]:
-    """A box holding every square the shape can take."""
+    """A box holding every square the shape can take, from its true outline.
+
+    Squares are taken by what they share with the outline, so its bounding
+    box holds them all once :meth:`Window.around` widens it by a square.
+    Far-edge counting reaches past the true outline in two places: a
+    quarter-circle cone takes squares by their centre's angle and their far
+    corner's diagonal count, and a line by its diagonal count; both stay
+    within ``length`` of the origin on each axis, because every diagonal rule
+    counts at least the larger offset.
+    """
     if isinstance(shape, Shapable):
         x0, y0, x1, y1 = shape.bounds
         return o.x0 + x0, o.y0 + y0, o.x0 + x1, o.y0 + y1
+    if isinstance(shape, (Sphere, Cylinder)):
+        r = shape.radius / square
+        return o.x0 - r, o.y0 - r, o.x1 + r, o.y1 + r
+    ox, oy = o.x0, o.y0
+    far_edge = rules.inclusion is Inclusion.FAR_EDGE
     if isinstance(shape, Line):
-        reach = (shape.length + _line_width(shape, rules)) / square
-    else:
-        reach = shape.reach / square
-    # Every diagonal rule counts at least the larger offset, so a far-edge
-    # square lies within `reach` squares of the origin on each axis.
-    return o.x0 - reach, o.y0 - reach, o.x1 + reach, o.y1 + reach
+        box = _band(*_line_path(shape, (ox, oy), rules, square)).bounds
+        return _clip(box, ox, oy, shape.length / square) if far_edge else box
+    d = unit_vector(float(shape.direction))
+    if isinstance(shape, Cone):
+        length = shape.length / square
+        kind = _cone_kind(shape, rules)
+        if kind is ConeKind.QUARTER_CIRCLE and far_edge:
+            return _wedge_bounds(ox, oy, length, d)
+        return _cone_region(kind, (ox, oy), d, float(shape.direction), length).bounds
+    return _cube_region(shape, (ox, oy), d, square).bounds
+
+
+def _clip(box: tuple[float, float, float, float], ox: float, oy: float, reach: float) -> tuple[float, float, float, float]:
+    """``box`` cut to the points within ``reach`` of ``(ox, oy)`` on each axis."""
+    x0, y0, x1, y1 = box
+    return max(x0, ox - reach), max(y0, oy - reach), min(x1, ox + reach), min(y1, oy + reach)
+
+
+def _wedge_bounds(ox: float, oy: float, length: float, d: tuple[float, float]) -> tuple[float, float, float, float]:
+    """The box of the points within 45 degrees of ``d`` and ``length`` of the origin on each axis.
+
+    A far-edge quarter-circle square has its centre in that region. Its
+    corners are the origin, the points where the region's two edges leave
+    the square box, and the corners of the box inside the 90-degree wedge.
+    """
+    c = math.sqrt(0.5)
+    pts = [(0.0, 0.0)]
+    for edge in ((c * (d[0] - d[1]), c * (d[0] + d[1])), (c * (d[0] + d[1]), c * (d[1] - d[0]))):
+        t = length / max(abs(edge[0]), abs(edge[1]))
+        pts.append((t * edge[0], t * edge[1]))
+    corners = [(sx * length, sy * length) for sx in (-1.0, 1.0) for sy in (-1.0, 1.0)]
+    pts += [p for p in corners if within_angle(np.float64(p[0]), np.float64(p[1]), d, 45.0)]
+    xs, ys = zip(*pts)
+    return ox + min(xs), oy + min(ys), ox + max(xs), oy + max(ys)
+
+
+def _cone_kind(shape: Cone, rules: Rules) -> ConeKind:
+    return ConeKind(shape.kind) if shape.kind is not None else rules.cone
 
 
 def _line_width(shape: Line, rules: Rules) -> float:
@@ -133,7 +237,7 @@ def _rasterize(
     d = unit_vector(float(shape.direction))
     if isinstance(shape, Cone):
         length = shape.length / square
-        kind = ConeKind(shape.kind) if shape.kind is not None else rules.cone
+        kind = _cone_kind(shape, rules)
         if kind is ConeKind.QUARTER_CIRCLE and rules.inclusion is Inclusion.FAR_EDGE:
             cx, cy = centers(window)
             aimed = within_angle(cx - ox, cy - oy, d, 45.0)
@@ -223,46 +327,91 @@ def _include(region: Region, o: tuple[float, float], rules: Rules, window: Windo
     return out
 
 
-def _line(
-    shape: Line, o: tuple[float, float], rules: Rules, square: float, window: Window, stop: float
-) -> BoolArray:
+def _line_path(
+    shape: Line, o: tuple[float, float], rules: Rules, square: float
+) -> tuple[tuple[float, float], tuple[float, float], float, float]:
+    """A line's centre ray: its start, direction, the half-width around it, and its run (squares).
+
+    Far-edge counting gives the ray's own squares the first square of width
+    and a band ``(width - 1) / 2`` each side the rest; the diagonal rule, not
+    the run, limits the length, so the run ends where no square is within it.
+    A centre ray lying along a grid line crosses no square: when the line
+    takes an odd number of rows it moves half a square to its ``side``.
+    """
     length = shape.length / square
     width = _line_width(shape, rules) / square
     d = unit_vector(float(shape.direction))
-    n = right_normal(d)
-    if shape.side == Side.LEFT:
-        n = (-n[0], -n[1])
     ox, oy = o
-    far_edge = rules.inclusion is Inclusion.FAR_EDGE
-    if width == 0.0:
-        # A line lying on a grid line crosses no square: it takes the squares
-        # on its chosen side, as if moved half a square that way.
-        on_grid = (d[1] == 0.0 and oy.is_integer()) or (d[0] == 0.0 and ox.is_integer())
-        start = (ox + 0.5 * n[0], oy + 0.5 * n[1]) if on_grid else o
-        crossed = ray_crossing(window, start, d, min(stop, math.inf if far_edge else length))
-        if far_edge:
-            crossed &= _far_within(length, _Origin(ox, oy, ox, oy), rules, window)
-        return crossed
-    if far_edge:
-        # The band runs beside the line on its side; the diagonal rule, not
-        # the band's end, limits the length, so the band runs long.
-        run = min(1.5 * length + 2.0, stop)
-        band = ConvexPolygon((
-            (ox, oy),
-            (ox + width * n[0], oy + width * n[1]),
-            (ox + width * n[0] + run * d[0], oy + width * n[1] + run * d[1]),
-            (ox + run * d[0], oy + run * d[1]),
-        ))
-        return np.asarray(covered(band, window, 0.0) & _far_within(length, _Origin(ox, oy, ox, oy), rules, window))
-    h = width / 2
-    length = min(length, stop)
-    band = ConvexPolygon((
-        (ox - h * n[0], oy - h * n[1]),
-        (ox + h * n[0], oy + h * n[1]),
-        (ox + h * n[0] + length * d[0], oy + h * n[1] + length * d[1]),
-        (ox - h * n[0] + length * d[0], oy - h * n[1] + length * d[1]),
+    if rules.inclusion is Inclusion.FAR_EDGE:
+        half = max(width - 1.0, 0.0) / 2
+        odd = max(math.ceil(width - EPS), 1) % 2 == 1
+        run = (length + half + 1.0) / max(abs(d[0]), abs(d[1]))
+    else:
+        half, odd, run = width / 2, width == 0.0, length
+    # A path straying less than EPS from an axis over its run lies along it
+    # (the tie rule); the crossing test would divide by the tiny component.
+    if abs(d[1]) * run < EPS:
+        d = (math.copysign(1.0, d[0]), 0.0)
+    elif abs(d[0]) * run < EPS:
+        d = (0.0, math.copysign(1.0, d[1]))
+    on_grid = (d[1] == 0.0 and oy.is_integer()) or (d[0] == 0.0 and ox.is_integer())
+    if on_grid and odd:
+        n = right_normal(d) if shape.side == Side.RIGHT else (d[1], -d[0])
+        return (ox + 0.5 * n[0], oy + 0.5 * n[1]), d, half, run
+    return o, d, half, run
+
+
+def _band(start: tuple[float, float], d: tuple[float, float], half: float, run: float) -> ConvexPolygon:
+    """The rectangle ``half`` each side of the segment from ``start``, ``run`` along ``d``."""
+    n = right_normal(d)
+    sx, sy = start
+    ex, ey = sx + run * d[0], sy + run * d[1]
+    return ConvexPolygon((
+        (sx - half * n[0], sy - half * n[1]),
+        (sx + half * n[0], sy + half * n[1]),
+        (ex + half * n[0], ey + half * n[1]),
+        (ex - half * n[0], ey - half * n[1]),
     ))
-    return _include(band, o, rules, window)
+
+
+def _line(
+    shape: Line, o: tuple[float, float], rules: Rules, square: float, window: Window, stop: float
+) -> BoolArray:
+    """The squares of a line.
+
+    Far-edge counting (Starfinder, Pathfinder 2e) follows the rules text,
+    "A line-shaped effect applies to all creatures in squares through which
+    the line passes" (Starfinder) and "The line affects each creature whose
+    space it passes through. Unless a line effect says otherwise, it is 5
+    feet wide" (Pathfinder 2e): a line up to one square wide takes the
+    squares whose interior its centre ray passes through, as the rulebooks'
+    line diagrams draw them, and a wider one also the squares reaching
+    within ``(width - 1 square) / 2`` of that ray. A square counts when its
+    far corner is within the length by the diagonal rule ("areas are
+    measured in the same way as movement") and its centre lies ahead of the
+    origin (more than 1e-9 squares along the line), never beside or behind
+    it. Foundry's pf2e system is not followed here: it leaves lines
+    to Foundry's own template highlighting, which takes the squares whose
+    centre lies in a 5-ft rectangle centred on the ray, its length measured
+    straight, a drawing convenience rather than the rules' count (along a
+    grid line from an intersection it takes both rows, 10 ft wide).
+
+    Under the other rules a line is a ``width``-wide rectangle centred on
+    its path, counted like any figure; a zero-width line takes the squares
+    it crosses.
+    """
+    start, d, half, run = _line_path(shape, o, rules, square)
+    run = min(run, stop)
+    if rules.inclusion is Inclusion.FAR_EDGE:
+        taken = ray_crossing(window, start, d, run)
+        if half > 0.0:
+            taken |= covered(_band(start, d, half, run), window, 0.0)
+        cx, cy = centers(window)
+        ahead = (cx - o[0]) * d[0] + (cy - o[1]) * d[1] > EPS
+        return np.asarray(taken & ahead & _far_within(shape.length / square, _Origin(*o, *o), rules, window))
+    if half == 0.0:
+        return ray_crossing(window, start, d, run)
+    return _include(_band(start, d, half, run), o, rules, window)
 
 
 def _shapable(shape: Shapable, o: _Origin, square: float, window: Window) -> BoolArray:

@@ -182,3 +182,21 @@ def test_spread_equals_burst_with_no_walls_for_every_shape(preset):
         burst = ag.area(shape, at=at, on=m, rules=preset)
         spread = ag.area(shape, at=at, on=m, rules=preset, mode="spread")
         assert spread == burst and len(burst) > 0, (preset, shape)
+
+
+def test_a_5e_cone_spread_keeps_its_far_corners_in_open_field():
+    m = ag.BattleMap(ag.Grid(80, 80))
+    burst = ag.area(ag.Cone(60, 0), at=(40, 40), on=m, rules="sw5e")
+    spread = ag.area(ag.Cone(60, 0), at=(40, 40), on=m, rules="sw5e", mode="spread")
+    assert len(burst) == len(spread) == 72
+    assert (51, 34) in spread and (51, 45) in spread
+
+
+def test_a_5e_cone_spread_reaches_a_far_corner_round_a_wall():
+    # A wall hides the cone's far upper corner from the origin; the spread gets there round its end.
+    wall = ag.Wall((46, 38.2), (46, 35))
+    m = ag.BattleMap(ag.Grid(80, 80), walls=[wall])
+    burst = ag.area(ag.Cone(60, 0), at=(40, 40), on=m, rules="sw5e")
+    spread = ag.area(ag.Cone(60, 0), at=(40, 40), on=m, rules="sw5e", mode="spread")
+    assert (51, 34) not in burst and (51, 34) in spread
+    assert float(spread.visible[34, 51]) == 0.0

@@ -131,8 +131,8 @@ def test_emanation_moves_with_its_creature():
     m = ag.BattleMap(GRID, tokens=[walker, friend, stranger])
     aura = ag.area(ag.Sphere(10), at=walker, on=m, rules="pf2e", mode="emanation")
     assert names(aura.tokens()) == ["paladin", "friend"]
-    later = aura.moved(walker.moved(11, 5))
-    assert names(later.tokens([walker.moved(11, 5), friend, stranger])) == ["paladin", "stranger"]
+    later = aura.moved(walker.moved_to(11, 5))
+    assert names(later.tokens([walker.moved_to(11, 5), friend, stranger])) == ["paladin", "stranger"]
     entered, left = aura.subject_changes(later, [friend, stranger])
     assert [t.name for t in entered] == ["stranger"] and [t.name for t in left] == ["friend"]
 

@@ -45,7 +45,7 @@ from aoegrid.regions import EPS
 from aoegrid.rules import Rules, resolve_rules
 from aoegrid.shapes import SHAPE_TYPES, Cylinder, Line, Shapable, Shape, Sphere
 from aoegrid.spread import StepMasks, path_distance
-from aoegrid.stencils import _Origin, _stencil_on_grid
+from aoegrid.stencils import _Origin, _stencil_on_grid, shape_extent
 from aoegrid.tokens import Space, Token
 from aoegrid.visibility import Visibility, visibility
 from aoegrid.walls import Channel
@@ -476,13 +476,19 @@ class Area:
         self._path = walled * self.grid.square
         with np.errstate(invalid="ignore"):  # inf - inf where neither reaches
             detour = np.where(np.isfinite(walled), walled - open_field, np.inf)
-        radius = _radius_squares(self.shape, self.grid)
         if rules.inclusion is Inclusion.FAR_EDGE:
             own = start
         elif rules.inclusion is Inclusion.CENTER:
             own = np.hypot(center_offsets(xs, origin.x0, origin.x1)[None, :], center_offsets(ys, origin.y0, origin.y1)[:, None])
         else:
             own = np.hypot(near_offsets(xs, origin.x0, origin.x1)[None, :], near_offsets(ys, origin.y0, origin.y1)[:, None])
+        # The spread may travel as far as the shape itself reaches: its true
+        # outline (a triangle cone's far corners lie beyond its length), or
+        # its farthest square under the rules' own count, whichever is more.
+        radius = shape_extent(self.shape, rules, self.grid.square)
+        held = own[self._shape_local]
+        if held.size:
+            radius = max(radius, float(held.max()))
         return np.asarray(own + detour <= radius + EPS)
 
     def _restricted(self, local: BoolArray) -> Area:
@@ -710,8 +716,3 @@ class Area:
 
         return render(self, margin=margin)
 
-
-def _radius_squares(shape: Shape, grid: Grid) -> float:
-    """The distance a spread may travel, in squares."""
-    size = shape.radius if isinstance(shape, (Sphere, Cylinder)) else shape.reach
-    return size / grid.square

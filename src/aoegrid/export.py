@@ -18,6 +18,8 @@ def shape_record(shape: Any) -> dict[str, Any]:
     fields = {}
     for f in dataclasses.fields(shape):
         value = getattr(shape, f.name)
+        if f.name == "units" and value is None:  # the grid's unit, as in the shape's repr
+            continue
         if hasattr(value, "value"):
             value = value.value
         elif isinstance(value, frozenset):

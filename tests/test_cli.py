@@ -1,6 +1,7 @@
 """The command line, through the installed entry point, on the test and bundled maps."""
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -158,3 +159,92 @@ def test_batch_shows_progress_on_a_terminal(tmp_path):
     assert main(["batch", "@demo", str(csv_path)], stdout=out, stderr=err) == 0
     assert err.getvalue().endswith(f"\r[{'#' * 30}] 2/2\n")
     assert len(out.getvalue().strip().splitlines()) == 2
+
+
+# --------------------------------------------------------------------------
+# Hostile input (issue 10): every failure is exit 2 and one line
+# --------------------------------------------------------------------------
+
+
+def run_main(*args):
+    """main() in this process: (exit code, stdout, stderr)."""
+    import io
+
+    out, err = io.StringIO(), io.StringIO()
+    code = main([str(a) for a in args], stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("scale", ["0", "-5", "nan", "inf", "1e6", "0.5"])
+def test_area_scale_out_of_range(tmp_path, scale):
+    code, _, err = run_main("area", "@demo", "--shape", "sphere", "--size", "20", "--at", "6,11",
+                            f"--scale={scale}", "-o", tmp_path / "a.png")
+    assert code == 2 and not (tmp_path / "a.png").exists()
+    assert re.fullmatch(r"aoegrid: error: --scale must be from 1 to [\d,]+ pixels a square for this 20 x 20 map, "
+                        r"got \S+\n", err)
+
+
+def test_a_shape_too_large_for_memory_is_refused_naming_the_largest(tmp_path):
+    code, _, err = run_main("area", "@demo", "--shape", "cone", "--size", "1e9", "--at", "6,11")
+    assert code == 2
+    assert re.fullmatch(r"aoegrid: error: a cone of size 1e\+09 ft spans 4e\+08 squares; its bounding box would not "
+                        r"fit in this machine's memory: the largest size here is [\d,]+ ft\n", err)
+
+
+def test_argparse_errors_are_one_line():
+    done = run("area", "@demo", "--shape", "blob", "--size", "20", "--at", "1,1")
+    assert done.returncode == 2
+    assert done.stderr == ("aoegrid: error: argument --shape: invalid choice: 'blob' (choose from 'sphere', "
+                           "'cylinder', 'cone', 'line', 'cube') (see 'aoegrid area --help')\n")
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"shape,size,x,y,rules\nsphere,20,3\n",
+         "p.csv, row 2: 3 field(s) but the header has 5 columns (shape,size,x,y,rules)"),
+        (b"shape,size,x,y\nsphere,20,3,3,extra\n", "p.csv, row 2: 5 field(s) but the header has 4 columns"),
+        (b"shape,size,x,y\nsph\xffre,20,3,3\n", "p.csv: not UTF-8 text (bad byte at offset 18); save it as UTF-8"),
+        (b"shape,size,x,y\nsphere,20,3,3\n\"" + b"a" * 200_000 + b"\",1,1,1\n",
+         "p.csv, row 3: not valid CSV: field larger than field limit (131072)"),
+        (b"shape,size,x,y,rules\nsphere,20,3,3,sw5e\ncone,1e9,3,3,sw5e\n",
+         "p.csv, row 3: a cone of size 1e+09 ft spans 4e+08 squares; its bounding box would not fit"),
+        (b"shape,size,x,y,shape\nsphere,20,3,3,cone\n", "p.csv: column(s) 'shape' appear more than once in the header"),
+        (b"", "p.csv: missing column(s) shape, size, x, y"),
+    ],
+)
+def test_batch_hostile_csv(tmp_path, data, message):
+    csv_path = tmp_path / "p.csv"
+    csv_path.write_bytes(data)
+    code, out, err = run_main("batch", "@demo", csv_path)
+    assert code == 2 and out == ""
+    assert err.startswith("aoegrid: error: ") and err.count("\n") == 1
+    assert message in err
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16"])
+def test_batch_reads_a_csv_with_a_byte_order_mark(tmp_path, encoding):
+    csv_path = tmp_path / "p.csv"
+    csv_path.write_text("shape,size,x,y\nsphere,20,11,8\n", encoding=encoding)
+    code, out, err = run_main("batch", "@demo", csv_path)
+    assert (code, err) == (0, "")
+    assert json.loads(out)["squares"] == area_record(ag.area(ag.Sphere(20), at=(11, 8), on=ag.demo_map()))["squares"]
+
+
+def test_batch_rows_are_numbered_by_their_line_in_the_file(tmp_path):
+    csv_path = tmp_path / "p.csv"
+    csv_path.write_text("shape,size,x,y\n\nsphere,20,11,8\n\nsphere,big,1,1\n")
+    code, _, err = run_main("batch", "@demo", csv_path)
+    assert code == 2 and err == f"aoegrid: error: {csv_path}, row 5: column size must be a number, got 'big'\n"
+
+
+def test_successful_runs_print_nothing_on_stderr(tmp_path):
+    csv_path = tmp_path / "p.csv"
+    rows = [f"{shape},{size},{x},{y},{rules},{mode},{direction}"
+            for shape, size in (("sphere", 15), ("cone", 30), ("line", 60), ("cube", 15), ("cylinder", 10))
+            for rules in ("starfinder", "pf2e", "sw5e")
+            for mode in ("burst", "spread")
+            for x, y, direction in ((6, 11, "E"), (0, 0, "SE"), (20, 20, 200))]
+    csv_path.write_text("shape,size,x,y,rules,mode,direction\n" + "\n".join(rows) + "\n")
+    done = run("batch", "@demo", csv_path, "--out", tmp_path / "out.jsonl")
+    assert (done.returncode, done.stderr) == (0, "")

@@ -38,3 +38,16 @@ def test_huge_grid_is_refused_before_allocating():
         ag.Grid(10**6, 10**6)
     with pytest.raises(ValueError):  # also a ValueError for callers that know no aoegrid
         ag.Grid(10**6, 10**6)
+
+
+def test_numbers_past_the_float_range():
+    with pytest.raises(ag.GridTooLargeError, match=r"^a ~1e400 x 1 grid has ~1e400 squares; one mask of it would take ~1e400 bytes"):
+        ag.Grid(10**400, 1)
+    with pytest.raises(ag.InvalidValueError, match=r"Grid square must be a finite number, got ~1e400, beyond the float range"):
+        ag.Grid(3, 3, square=10**400)
+
+
+def test_numpy_integers_are_whole_numbers():
+    import numpy as np
+
+    assert ag.Grid(np.int64(4), np.int32(3)).shape == (3, 4)

@@ -6,6 +6,7 @@ The counts asserted for the test maps were checked by hand against their JSON
 
 import base64
 import json
+import os
 import re
 import struct
 import tracemalloc
@@ -603,3 +604,102 @@ def test_errors_are_value_errors_with_no_bare_key_or_type_errors(tmp_path):
     assert isinstance(caught.value, ag.InvalidValueError)
     assert not isinstance(caught.value, (KeyError, TypeError))
     assert re.search(r"room\.dd2vtt", str(caught.value))
+
+
+# --------------------------------------------------------------------------
+# Hostile input (issue 10): numbers past the float range, encodings, odd paths
+# --------------------------------------------------------------------------
+
+
+def write_raw(path: Path, text: str) -> Path:
+    """JSON text as written, for numbers json.dumps would not write (1e999, 401 digits)."""
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"width": 1e308, "height": 1000, "grid": {"size": 1e-300}, "walls": []}',
+         r"width and height gives a grid too large to count \(inf x 1e\+303 squares\)"),
+        ('{"width": 1%s, "height": 1000, "grid": {"size": 100}, "walls": []}' % ("0" * 400),
+         r"width must be a finite number, got ~1e400$"),
+        ('{"width": 1000, "height": 1000, "grid": {"size": 1e-300}, "walls": []}',
+         r"width and height gives a ~1e303 x ~1e303 grid, too large"),
+        ('{"width": 1e-297, "height": 1e-297, "grid": {"size": 1e-300}, "walls": [{"c": [1e10, 0, 0, 0]}]}',
+         r"walls\[0\]\.c lies too far away: in squares of the map it is beyond the float range"),
+        ('{"width": 1000, "height": 1000, "grid": {"size": 100}, "walls": [{"c": [1, 2, 3, 4], "door": -%s}]}'
+         % ("9" * 401), r"walls\[0\]\.door must be one of 0, 1, 2, got -~1e401"),
+        ('{"width": 1000, "height": 1000, "grid": {"size": 100}, "walls": [], "x": %s}' % ("1" * 5000),
+         r"invalid JSON: an integer of more than 4300 digits"),
+    ],
+)
+def test_numbers_past_the_float_range_in_a_scene(tmp_path, text, message):
+    with pytest.raises(MapFileError, match=r"scene\.json: " + message):
+        load_map(write_raw(tmp_path / "scene.json", text))
+
+
+def test_numbers_past_the_float_range_in_universal_vtt(tmp_path):
+    text = json.dumps(room_json()).replace('"pixels_per_grid": 256', '"pixels_per_grid": ' + "7" * 401)
+    with pytest.raises(MapFileError, match=r"room\.dd2vtt: resolution\.pixels_per_grid must be a finite number, got ~7\.78e400"):
+        read_uvtt(write_raw(tmp_path / "room.dd2vtt", text))
+    far = room_json()
+    far["resolution"]["map_origin"] = {"x": -1e308, "y": 0}
+    far["line_of_sight"][0][0] = {"x": 1e308, "y": 0}
+    with pytest.raises(MapFileError, match=r"room\.dd2vtt: line_of_sight\[0\]\[0\] lies too far away"):
+        read_uvtt(write_json(tmp_path / "room.dd2vtt", far))
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "utf-32"])
+def test_text_maps_in_utf16_or_with_a_byte_order_mark_read_as_text(tmp_path, encoding):
+    path = tmp_path / "room.txt"
+    path.write_text("###\n#a.\n###\n", encoding=encoding)
+    m = load_map(path)
+    assert (m.grid.width, m.grid.height) == (3, 3) and [t.name for t in m.tokens] == ["a"]
+
+
+def test_universal_vtt_in_utf16_keeps_its_image(tmp_path):
+    png = PNG_MAGIC + b"\x00\x01"
+    data = {**room_json(), "note": "Café", "image": base64.b64encode(png).decode()}
+    path = tmp_path / "room.dd2vtt"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-16")
+    m = read_uvtt(path)
+    assert len(m.walls) == len(read_uvtt(ROOM).walls)
+    assert m.info.image() == (png, "png")
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "message"),
+    [
+        ("bad.txt", b"#.#\n.\xff.\n", r"bad\.txt: not UTF-8 text \(bad byte at offset 5\); save it as UTF-8"),
+        ("bad.dd2vtt", b'{"format": "\xc3\x28"}', r"bad\.dd2vtt: not UTF-8 text \(bad byte at offset 12\)"),
+        ("bad.txt", b"\xff\xfe#\x00\x00\xd8", r"bad\.txt: not UTF-16 text \(bad byte at offset 4\)"),
+    ],
+)
+def test_undecodable_files_name_the_byte(tmp_path, name, data, message):
+    path = tmp_path / name
+    path.write_bytes(data)
+    with pytest.raises(MapFileError, match=message):
+        load_map(path)
+
+
+def test_paths_that_are_not_regular_files(tmp_path):
+    (tmp_path / "x.dd2vtt").mkdir()
+    with pytest.raises(MapFileError, match=r"x\.dd2vtt: is a directory, not a map file"):
+        load_map(tmp_path / "x.dd2vtt")
+    (tmp_path / "x.txt").mkdir()
+    with pytest.raises(MapFileError, match=r"x\.txt: is a directory, not a map file"):
+        read_text_map(tmp_path / "x.txt")
+    with pytest.raises(MapFileError, match=r"'a\\x00b\.dd2vtt': a file name cannot contain a NUL character"):
+        load_map("a\0b.dd2vtt")
+    with pytest.raises(ag.InvalidTypeError, match=r"a map file path must be a string or a path, got b'x\.dd2vtt'"):
+        load_map(b"x.dd2vtt")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path):
+    fifo = tmp_path / "pipe.dd2vtt"
+    os.mkfifo(fifo)
+    # Opening a FIFO for reading blocks until a writer comes: none ever does here.
+    with pytest.raises(MapFileError, match=r"pipe\.dd2vtt: is not a regular file \(a FIFO, socket or device\)"):
+        load_map(fifo)

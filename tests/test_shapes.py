@@ -55,3 +55,27 @@ def test_line_and_cube_options():
 def test_bad_shapes(make, match):
     with pytest.raises(ag.AoegridError, match=match):
         make()
+
+
+@pytest.mark.parametrize(
+    ("make", "error", "match"),
+    [
+        (lambda: ag.Sphere(10**400), ag.InvalidValueError,
+         r"Sphere radius must be a finite number, got ~1e400, beyond the float range \(about 1\.8e308\)"),
+        (lambda: ag.Cone(-(10**5000)), ag.InvalidValueError, r"Cone length must be a finite number, got -~1e5000"),
+        (lambda: ag.Shapable([(10**400, 0)]), ag.InvalidValueError,
+         r"Shapable square \(1000.*\.\.\. has an offset beyond \+-2\*\*53 squares"),
+        (lambda: ag.Shapable([(True, 0)]), ag.InvalidTypeError, r"Shapable square offset must be a number, got True"),
+        (lambda: ag.Shapable([(float("nan"), 0)]), ag.InvalidValueError,
+         r"Shapable square offset must be a finite number, got nan"),
+    ],
+)
+def test_numbers_past_the_float_range(make, error, match):
+    with pytest.raises(error, match=match):
+        make()
+
+
+def test_shapable_offsets_take_any_whole_number_type():
+    import numpy as np
+
+    assert ag.Shapable([(np.int64(1), 2.0)]).squares == frozenset({(1, 2)})

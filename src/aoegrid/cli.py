@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 from aoegrid.area import Area, area
 from aoegrid.battlemap import BattleMap
 from aoegrid.errors import AoegridError, InvalidValueError
 from aoegrid.export import area_record
-from aoegrid.grid import Grid
+from aoegrid.grid import Grid, max_cells
 from aoegrid.rules import PRESETS, resolve_rules
 from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shape, Sphere
 
@@ -30,6 +31,13 @@ SHAPES = ("sphere", "cylinder", "cone", "line", "cube")
 
 class UsageError(InvalidValueError):
     """Bad command-line input."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """Usage errors as one ``aoegrid: error:`` line, like every other error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"aoegrid: error: {message} (see '{self.prog} --help')\n")
 
 
 def _point(text: str, field: str = "--at") -> tuple[float, float]:
@@ -69,6 +77,43 @@ def make_shape(kind: str, size: float | None, direction: Any = 0.0, width: float
     raise UsageError(f"unknown shape {kind!r}; valid shapes are {', '.join(SHAPES)}")
 
 
+def _check_fits(shape: Shape, grid: Grid) -> None:
+    """Refuse a shape whose bounding box would not fit in memory as a mask.
+
+    Such a shape is pointless on any grid that fits, and computing it could
+    exhaust memory before Python can raise MemoryError.
+    """
+    across = 2 * shape.reach / grid.square  # squares across the box around the reach
+    cells = max_cells()
+    if across * across > cells:
+        largest = cells**0.5 / 2 * grid.square * _size_of(shape) / shape.reach
+        raise UsageError(
+            f"a {shape.name} of size {_size_of(shape):g} {grid.units} spans {across:.3g} squares; "
+            f"its bounding box would not fit in this machine's memory: the largest size here is "
+            f"{largest:,.0f} {grid.units}"
+        )
+
+
+def _size_of(shape: Shape) -> float:
+    """The number a command line gave as ``--size``."""
+    return float(getattr(shape, "radius", None) or getattr(shape, "length", None) or shape.size)
+
+
+def _scale(value: float, grid: Grid) -> float:
+    """``--scale`` checked: at least a pixel a square, and a picture that fits.
+
+    The picture's RGBA pixels must fit in the memory a grid mask may take,
+    and each side in matplotlib's limit of 2**16 pixels.
+    """
+    largest = min((2**16 - 1) / max(grid.width, grid.height), (max_cells() / (4 * grid.width * grid.height)) ** 0.5)
+    if not 1 <= value <= largest:
+        raise UsageError(
+            f"--scale must be from 1 to {largest:,.0f} pixels a square for this "
+            f"{grid.width} x {grid.height} map, got {value:g}"
+        )
+    return value
+
+
 def _new_file(path: str, force: bool) -> Path:
     """A path to write, refusing to overwrite a user's file unless told to."""
     p = Path(path)
@@ -81,8 +126,7 @@ def summary(a: Area) -> str:
     """A short table: the count, cover and creatures reached."""
     shape = a.shape
     assert shape is not None and a.rules is not None and a.mode is not None
-    size = getattr(shape, "radius", None) or getattr(shape, "length", None) or getattr(shape, "size", None)
-    lines = [f"{shape.name} {size:g} {a.grid.units} at {a.origin}, {a.rules.name} {a.mode.value}: {len(a)} squares"]
+    lines = [f"{shape.name} {_size_of(shape):g} {a.grid.units} at {a.origin}, {a.rules.name} {a.mode.value}: {len(a)} squares"]
     if a._map is not None:
         cover = a.cover[a.mask]
         partial = int((cover > 0).sum())
@@ -151,10 +195,12 @@ def _area_command(args: argparse.Namespace) -> str:
     from aoegrid import plotting
 
     m = _load(args.map)
+    scale = _scale(args.scale, m.grid)
     shape = make_shape(args.shape, args.size, args.direction, args.width, args.height)
+    _check_fits(shape, m.grid)
     a = area(shape, _point(args.at), m, args.rules, args.mode, elevation=args.elevation)
     if args.output:
-        plotting.save(a, _new_file(args.output, args.force), scale=args.scale)
+        plotting.save(a, _new_file(args.output, args.force), scale=scale)
     if args.json:
         inputs = {k: v for k, v in vars(args).items() if k in ("map", "shape", "size", "at", "rules", "mode", "direction", "width", "height", "elevation")}
         _new_file(args.json, args.force).write_text(json.dumps(area_record(a, inputs=inputs), indent=1))
@@ -184,30 +230,54 @@ def _info_command(args: argparse.Namespace) -> str:
 
 
 _CSV_FIELDS = ("shape", "size", "x", "y")
+_CSV_COLUMNS = "columns are shape,size,x,y and optionally name,rules,mode,direction,width,height,elevation"
 
 
-def _rows(path: str) -> list[dict[str, str]]:
+def _rows(path: str) -> list[tuple[int, dict[str, str]]]:
+    """The placements, each with the line of the file it ends on (the header is line 1)."""
+    from aoegrid.io import decode_text
+
     p = Path(path)
     if not p.exists():
         raise UsageError(f"no placements file {path!r}")
-    with p.open(newline="") as f:
-        reader = csv.DictReader(f)
-        missing = [c for c in _CSV_FIELDS if c not in (reader.fieldnames or [])]
+    if p.is_dir():
+        raise UsageError(f"{path}: is a directory, not a CSV file")
+    # UTF-8 or, by its byte order mark, UTF-16; the mark is no part of the first column's name.
+    text = decode_text(p.read_bytes(), path)[0].removeprefix("\ufeff")
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = [name.strip() for name in next(reader, [])]
+        missing = [c for c in _CSV_FIELDS if c not in header]
         if missing:
-            raise UsageError(f"{path}: missing column(s) {', '.join(missing)}; columns are shape,size,x,y and optionally name,rules,mode,direction,width,height,elevation")
-        return list(reader)
+            raise UsageError(f"{path}: missing column(s) {', '.join(missing)}; {_CSV_COLUMNS}")
+        twice = sorted({name for name in header if header.count(name) > 1})
+        if twice:
+            raise UsageError(f"{path}: column(s) {', '.join(map(repr, twice))} appear more than once in the header")
+        rows = []
+        for fields in reader:
+            if not fields:  # a blank line
+                continue
+            if len(fields) != len(header):
+                raise UsageError(
+                    f"{path}, row {reader.line_num}: {len(fields)} field(s) but the header has "
+                    f"{len(header)} columns ({','.join(header)})"
+                )
+            rows.append((reader.line_num, dict(zip(header, fields))))
+    except csv.Error as exc:
+        raise UsageError(f"{path}, row {reader.line_num}: not valid CSV: {exc}") from None
+    return rows
 
 
-def _number(row: dict[str, str], key: str, where: str, default: float | None = None) -> float | None:
+def _number(row: dict[str, str], key: str, default: float | None = None) -> float | None:
     text = (row.get(key) or "").strip()
     if not text:
         if default is None and key in _CSV_FIELDS:
-            raise UsageError(f"{where}: column {key} is empty")
+            raise UsageError(f"column {key} is empty")
         return default
     try:
         return float(text)
     except ValueError:
-        raise UsageError(f"{where}: column {key} must be a number, got {text!r}") from None
+        raise UsageError(f"column {key} must be a number, got {text!r}") from None
 
 
 def _batch_command(args: argparse.Namespace, progress: TextIO) -> str:
@@ -218,19 +288,22 @@ def _batch_command(args: argparse.Namespace, progress: TextIO) -> str:
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
         # Check every name first, so a refusal leaves no half-written batch.
-        targets = [_new_file(str(out_dir / _row_file(row, i)), args.force) for i, row in enumerate(rows, start=1)]
+        targets = [_new_file(str(out_dir / _row_file(row, i)), args.force) for i, (_, row) in enumerate(rows, start=1)]
     results = []
     show = progress.isatty() and not args.quiet
-    for i, row in enumerate(rows, start=1):
-        where = f"{args.placements}, row {i + 1}"
+    for i, (line, row) in enumerate(rows, start=1):
+        where = f"{args.placements}, row {line}"
         try:
-            shape = make_shape(row["shape"], _number(row, "size", where), _direction(row.get("direction") or "0"),
-                               _number(row, "width", where, None), _number(row, "height", where, None))
-            at = (_number(row, "x", where), _number(row, "y", where))
+            shape = make_shape(row["shape"], _number(row, "size"), _direction(row.get("direction") or "0"),
+                               _number(row, "width", None), _number(row, "height", None))
+            _check_fits(shape, m.grid)
+            at = (_number(row, "x"), _number(row, "y"))
             a = area(shape, at, m, (row.get("rules") or "starfinder").strip(), (row.get("mode") or "burst").strip(),
-                     elevation=_number(row, "elevation", where, 0.0) or 0.0)
+                     elevation=_number(row, "elevation", 0.0) or 0.0)
         except AoegridError as exc:
             raise UsageError(f"{where}: {exc}") from None
+        except (MemoryError, OverflowError) as exc:  # a last resort: _check_fits refuses the known cases
+            raise UsageError(f"{where}: this area is too large to compute ({type(exc).__name__})") from None
         results.append(area_record(a, inputs=dict(row)))
         if show:
             done = int(30 * i / len(rows))
@@ -266,7 +339,7 @@ def _direction(text: str) -> float | str:
 
 def parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for documentation and tests)."""
-    p = argparse.ArgumentParser(prog="aoegrid", description="Which squares of a battle map an area effect covers.")
+    p = _Parser(prog="aoegrid", description="Which squares of a battle map an area effect covers.")
     p.add_argument("--debug", action="store_true", help="show tracebacks")
     sub = p.add_subparsers(dest="command", required=True)
     d = sub.add_parser("demo", help="a burst, a cone and a spread under every preset on the bundled map")
@@ -318,10 +391,26 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
     except (AoegridError, OSError) as exc:
         if args.debug:
             raise
-        print(f"aoegrid: error: {exc}", file=err)
+        print(f"aoegrid: error: {_one_line(exc)}", file=err)
+        return 2
+    except (MemoryError, OverflowError) as exc:
+        if args.debug:
+            raise
+        print(f"aoegrid: error: the input is too large to compute ({type(exc).__name__})", file=err)
+        return 2
+    except Exception as exc:  # a bug: still one line, the traceback behind --debug
+        if args.debug:
+            raise
+        print(f"aoegrid: error: internal error, {type(exc).__name__}: {_one_line(exc)} "
+              f"(--debug shows the traceback; please report it)", file=err)
         return 2
     print(text, file=out)
     return 0
+
+
+def _one_line(exc: BaseException) -> str:
+    """An error's message on one line (file names and JSON values may hold line breaks)."""
+    return " ".join(str(exc).splitlines())
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from aoegrid._validate import count, positive
+from aoegrid._validate import count, positive, shown_int
 from aoegrid.errors import GridTooLargeError, InvalidTypeError, InvalidValueError
 
 #: Size of one square by default, per unit: feet, inches (Savage Worlds'
@@ -13,7 +13,7 @@ from aoegrid.errors import GridTooLargeError, InvalidTypeError, InvalidValueErro
 DEFAULT_SQUARE: dict[str, float] = {"ft": 5.0, "in": 1.0, "m": 1.5, "sq": 1.0}
 
 
-def _max_cells() -> int:
+def max_cells() -> int:
     """The most cells a grid may have: a bool mask must fit in a quarter of RAM."""
     try:
         total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
@@ -78,12 +78,12 @@ class Grid:
         else:
             set_(self, "square", positive(self.square, "Grid square"))
         cells = self.width * self.height
-        limit = _max_cells()
+        limit = max_cells()
         if cells > limit:
+            w, h, n = shown_int(self.width), shown_int(self.height), shown_int(cells, ",")
             raise GridTooLargeError(
-                f"a {self.width} x {self.height} grid has {cells:,} squares; one mask "
-                f"of it would take {cells:,} bytes, more than the {limit:,} squares "
-                f"this machine allows (a quarter of its memory)"
+                f"a {w} x {h} grid has {n} squares; one mask of it would take {n} bytes, "
+                f"more than the {limit:,} squares this machine allows (a quarter of its memory)"
             )
 
     @property

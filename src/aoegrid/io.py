@@ -65,22 +65,26 @@ Examples
 from __future__ import annotations
 
 import base64
+import codecs
 import itertools
 import json
 import math
 import os
 import re
+import stat
+import sys
 import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, BinaryIO, NoReturn
 
 import numpy as np
 import shapely
 
+from aoegrid._validate import shown, shown_int
 from aoegrid.battlemap import BattleMap
 from aoegrid.errors import GridTooLargeError, InvalidTypeError, InvalidValueError
 from aoegrid.grid import Grid
@@ -144,32 +148,97 @@ class _ImageRef:
     """Where an embedded image's base64 text lies in its file, to read it later.
 
     ``start`` and ``end`` are byte offsets of the JSON string literal,
-    quotes included. ``stamp`` (size, mtime in ns) catches a file changed
-    since it was read; ``None`` for packaged resources, which do not change.
+    quotes included, in the file's ``encoding``. ``stamp`` (size, mtime in
+    ns) catches a file changed since it was read; ``None`` for packaged
+    resources, which do not change.
     """
 
     file: Path | Traversable
     start: int
     end: int
     stamp: tuple[int, int] | None
+    encoding: str = "utf-8"
 
     def literal(self, source: str) -> bytes:
-        """The string literal's bytes, quotes included, read from the file."""
+        """The string literal as UTF-8 bytes, quotes included, read from the file."""
         try:
-            with self.file.open("rb") as fh:
+            with _open(self.file, source) as fh:
                 if self.stamp is not None and _stamp(fh) != self.stamp:
                     raise MapFileError(
                         f"{source}: the file changed since it was read; read it again to get its image"
                     )
                 fh.seek(self.start)
-                return fh.read(self.end - self.start)
+                raw = fh.read(self.end - self.start)
         except OSError as exc:
             raise MapFileError(f"{source}: cannot read the image again: {exc}") from None
+        return raw if self.encoding == "utf-8" else raw.decode(self.encoding).encode()
 
 
 def _stamp(fh: Any) -> tuple[int, int]:
     st = os.fstat(fh.fileno())
     return (st.st_size, st.st_mtime_ns)
+
+
+def _open(file: Path | Traversable, source: str) -> BinaryIO:
+    """``file`` opened for reading bytes, if it is a regular file.
+
+    A directory, a FIFO or a device is refused with a :class:`MapFileError`:
+    reading a FIFO or a terminal would wait forever. The check is made on
+    the opened file (opened without blocking), so nothing can swap the file
+    between the check and the read. Packaged resources are opened as they are.
+    """
+    if not isinstance(file, Path):
+        return file.open("rb")
+    if "\0" in source:
+        raise MapFileError(f"{source!r}: a file name cannot contain a NUL character")
+    try:
+        fd = os.open(file, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except IsADirectoryError:  # where directories cannot be opened at all (Windows)
+        raise MapFileError(f"{source}: is a directory, not a map file") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        what = "a directory" if stat.S_ISDIR(mode) else "not a regular file (a FIFO, socket or device)"
+        raise MapFileError(f"{source}: is {what}, not a map file")
+    return os.fdopen(fd, "rb")
+
+
+#: Byte order marks, longest first (UTF-32 LE starts with UTF-16 LE's mark),
+#: and the codec that reads the text with the mark kept as U+FEFF, so
+#: character offsets still map to byte offsets by encoding with that codec.
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+
+def _encoding(raw: bytes) -> str:
+    """The encoding of a text file: by its byte order mark, else UTF-8.
+
+    Without a mark, UTF-16 is recognised by its zero bytes (map text is
+    mostly ASCII, so every other byte is zero), as :func:`json.loads` does.
+    """
+    for bom, codec in _BOMS:
+        if raw.startswith(bom):
+            return codec
+    if b"\0" in raw[:4]:
+        return json.detect_encoding(raw[:4])
+    return "utf-8"
+
+
+def decode_text(raw: bytes, source: str) -> tuple[str, str]:
+    """The text of a file and its encoding; a leading byte order mark stays in the text."""
+    codec = _encoding(raw)
+    try:
+        return raw.decode(codec), codec
+    except UnicodeDecodeError as exc:
+        raise MapFileError(
+            f"{source}: not {codec.upper().removesuffix('-LE').removesuffix('-BE')} text "
+            f"(bad byte at offset {exc.start}); save it as UTF-8"
+        ) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -395,7 +464,8 @@ def read_text_map(text_or_path: str | os.PathLike[str]) -> BattleMap:
         and text_or_path.strip().lower().endswith(_TEXT_SUFFIXES)
     ):
         source = os.fspath(text_or_path)
-        text = Path(source).read_text(encoding="utf-8")
+        with _open(Path(source), source) as fh:
+            text = decode_text(fh.read(), source)[0].removeprefix("\ufeff")
     elif isinstance(text_or_path, str):
         source, text = "<text>", text_or_path
     else:
@@ -426,7 +496,7 @@ def load_map(path: str | os.PathLike[str], **options: Any) -> BattleMap:
     InvalidTypeError
         For an option the file's reader does not take.
     """
-    source = os.fspath(path)
+    source = os.fspath(_as_path(path))
     suffix = Path(source).suffix.lower()
     if suffix in _UVTT_SUFFIXES:
         _check_options(source, "Universal VTT", options, ("objects",))
@@ -476,9 +546,9 @@ def demo_map() -> BattleMap:
 def _as_path(path: object) -> Path | Traversable:
     if isinstance(path, Traversable):
         return path
-    if isinstance(path, (str, os.PathLike)):
+    if isinstance(path, (str, os.PathLike)) and isinstance(os.fspath(path), str):
         return Path(path)
-    raise InvalidTypeError(f"a map file path must be a string or a path, got {path!r}")
+    raise InvalidTypeError(f"a map file path must be a string or a path, got {shown(path)}")
 
 
 def _check_options(source: str, kind: str, options: dict[str, Any], allowed: tuple[str, ...]) -> None:
@@ -514,13 +584,10 @@ def _read_json(file: Path | Traversable, source: str) -> _JsonFile:
     VTT file, so copying it into a Python string of its own is skipped, and
     the map keeps only its byte offsets.
     """
-    with file.open("rb") as fh:
+    with _open(file, source) as fh:
         stamp = _stamp(fh) if isinstance(file, Path) else None
         raw = fh.read()
-    try:
-        text = raw.decode("utf-8")  # a byte order mark stays, so offsets map to bytes
-    except UnicodeDecodeError as exc:
-        raise MapFileError(f"{source}: not UTF-8 text (bad byte at offset {exc.start})") from None
+    text, codec = decode_text(raw, source)  # a byte order mark stays, so offsets map to bytes
     del raw
     try:
         data, span = _parse_object(text)
@@ -531,25 +598,33 @@ def _read_json(file: Path | Traversable, source: str) -> _JsonFile:
             f"{source}: invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
             + (" (the file ends early: truncated?)" if truncated else "")
         ) from None
+    except ValueError:  # json's only other error: an integer past Python's digit limit
+        raise MapFileError(
+            f"{source}: invalid JSON: an integer of more than {sys.get_int_max_str_digits()} digits"
+        ) from None
     except RecursionError:
         raise MapFileError(f"{source}: invalid JSON: nested too deeply") from None
     if not isinstance(data, dict):
         raise MapFileError(f"{source}: expected a JSON object at the top level, got {_kind(data)}")
     image = None
     if span is not None and span[1] - span[0] > 2:  # "" is no image
-        image = _ImageRef(file, *_byte_span(text, *span), stamp)
+        image = _ImageRef(file, *_byte_span(text, *span, codec), stamp, codec)
     return _JsonFile(source, data, image)
 
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 
 
-def _byte_span(text: str, start: int, end: int) -> tuple[int, int]:
-    """The UTF-8 byte offsets of characters ``start`` to ``end`` of ``text``.
+def _byte_span(text: str, start: int, end: int, codec: str) -> tuple[int, int]:
+    """The byte offsets, in ``codec``, of characters ``start`` to ``end`` of ``text``.
 
-    Without copying the (huge, ASCII) image span: only the text before it
-    is encoded, and only when the file has non-ASCII characters at all.
+    In UTF-8 without copying the (huge, ASCII) image span: only the text
+    before it is encoded, and only when the file has non-ASCII characters
+    at all. Other encodings (rare for map files) encode both parts.
     """
+    if codec != "utf-8":
+        head = len(text[:start].encode(codec))
+        return head, head + len(text[start:end].encode(codec))
     if text.isascii():  # O(1) in CPython
         return start, end
     head = len(text[:start].encode())
@@ -648,6 +723,8 @@ def _kind(value: object) -> str:
 
 def _show(value: object) -> str:
     """``value`` as JSON, cut short, so a message never dumps a whole list."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return shown(value)
     text = json.dumps(value, default=repr)
     return text if len(text) <= 40 else text[:37] + "..."
 
@@ -719,17 +796,27 @@ class _Fields:
         value, name = self._get(container, key, at, default)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             self.wrong(name, "a number", value)
-        if not math.isfinite(value):
+        try:
+            out = float(value)
+        except OverflowError:  # an integer past the float range
+            out = math.inf
+        if not math.isfinite(out):
             self.fail(name, f"must be a finite number, got {_show(value)}")
-        if positive and value <= 0:
+        if positive and out <= 0:
             self.fail(name, f"must be a positive number, got {_show(value)}")
-        return float(value)
+        return out
 
     def choice(self, container: Any, key: str | int, at: str, allowed: tuple[int, ...], default: int) -> int:
         value, name = self._get(container, key, at, default)
         if isinstance(value, bool) or value not in allowed:
             self.fail(name, f"must be one of {', '.join(map(str, allowed))}, got {_show(value)}")
         return int(value)
+
+    def on_grid(self, name: str, p: Point) -> Point:
+        """``p``, a file point put on the grid, if that left it a finite point."""
+        if not (math.isfinite(p[0]) and math.isfinite(p[1])):
+            self.fail(name, "lies too far away: in squares of the map it is beyond the float range")
+        return p
 
     def point(self, container: Any, key: str | int, at: str = "", *, positive: bool = False) -> Point:
         """A ``{"x": ..., "y": ...}`` point."""
@@ -743,13 +830,15 @@ def _grid(fields: _Fields, name: str, width: float, height: float, notes: list[s
     Built before any wall is read, so an absurd size is refused (by
     :class:`Grid`, before it allocates anything) at once, naming the field.
     """
+    if not (math.isfinite(width) and math.isfinite(height)):  # e.g. a tiny grid size
+        fields.fail(name, f"gives a grid too large to count ({width:g} x {height:g} squares)")
     w, h = math.ceil(width), math.ceil(height)
     if (w, h) != (width, height):
         notes.append(f"{name} {width:g} x {height:g} is not whole squares: rounded up to {w} x {h}")
     try:
         return Grid(w, h, **grid)
     except GridTooLargeError as exc:
-        fields.fail(name, f"gives a {w:,} x {h:,} grid, too large: {exc}")
+        fields.fail(name, f"gives a {shown_int(w, ',')} x {shown_int(h, ',')} grid, too large: {exc}")
 
 
 def _outside_note(walls: list[Wall], grid: Grid, what: str) -> list[str]:
@@ -799,7 +888,7 @@ def _uvtt_map(src: _JsonFile, *, objects: bool = True) -> BattleMap:
 
     def shifted(container: Any, key: str | int, at: str) -> Point:
         x, y = f.point(container, key, at)
-        return (x - ox, y - oy)
+        return f.on_grid(f.name(at, key), (x - ox, y - oy))
 
     polylines = {"line_of_sight": f.items(d, "line_of_sight")}
     if objects:  # absent from format 0.2
@@ -976,8 +1065,8 @@ def _foundry_map(src: _JsonFile, *, invisible_blocks_effect: bool = True) -> Bat
         if len(c) != 4:
             f.fail(f.name(at, "c"), f"must be 4 numbers [x0, y0, x1, y1], got {len(c)}")
         x0, y0, x1, y1 = (f.number(c, j, f.name(at, "c")) for j in range(4))
-        a = (x0 / size - shift[0], y0 / size - shift[1])
-        b = (x1 / size - shift[0], y1 / size - shift[1])
+        a = f.on_grid(f.name(at, "c"), (x0 / size - shift[0], y0 / size - shift[1]))
+        b = f.on_grid(f.name(at, "c"), (x1 / size - shift[0], y1 / size - shift[1]))
         if a == b:
             zero += 1
             continue

@@ -18,9 +18,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
+from numbers import Integral
 from typing import Any, ClassVar, Self
 
-from aoegrid._validate import non_negative, positive
+from aoegrid._validate import non_negative, positive, real, shown
 from aoegrid.directions import parse_direction
 from aoegrid.errors import InvalidTypeError, InvalidValueError
 from aoegrid.options import Anchor, ConeKind, Side, parse_option
@@ -194,12 +195,7 @@ class Shapable(_Shape):
                 raise InvalidTypeError(
                     f"Shapable squares must be (dx, dy) pairs of whole numbers, got {item!r}"
                 ) from None
-            for v in (dx, dy):
-                if isinstance(v, bool) or not float(v).is_integer():
-                    raise InvalidValueError(
-                        f"Shapable square {item!r} must have whole-number offsets"
-                    )
-            cells.add((int(dx), int(dy)))
+            cells.add((_offset(dx, item), _offset(dy, item)))
         if not cells:
             raise InvalidValueError("Shapable needs at least one square, got none")
         _set(self, "squares", frozenset(cells))
@@ -215,6 +211,28 @@ class Shapable(_Shape):
     @property
     def reach(self) -> float:
         return 0.0
+
+
+#: The largest offset of a Shapable square: every whole number up to it is
+#: exact as a float too, and far beyond any grid that fits in memory.
+_MAX_OFFSET = 2**53
+
+
+def _offset(value: object, item: object) -> int:
+    """One of a Shapable square's offsets, as an int."""
+    if isinstance(value, Integral) and not isinstance(value, bool):
+        out = int(value)
+    else:
+        v = real(value, "Shapable square offset")
+        if not v.is_integer():
+            raise InvalidValueError(f"Shapable square {shown(item)} must have whole-number offsets")
+        out = int(v)
+    if abs(out) > _MAX_OFFSET:
+        raise InvalidValueError(
+            f"Shapable square {shown(item)} has an offset beyond +-2**53 squares; offsets must "
+            f"be whole numbers from -2**53 to 2**53"
+        )
+    return out
 
 
 Shape = Sphere | Cylinder | Cone | Line | Cube | Shapable

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from aoegrid._validate import count
 from aoegrid.tokens import Space
 
 if TYPE_CHECKING:
@@ -28,8 +29,8 @@ if TYPE_CHECKING:
 def render(area: Area, *, margin: int | None = None) -> str:
     """The text picture of ``area``.
 
-    ``margin=None`` draws the whole grid; a number draws only the squares
-    within that many squares of the area and its origin.
+    ``margin=None`` draws the whole grid; a whole number, 0 or more, draws
+    only the squares within that many squares of the area and its origin.
 
     Examples
     --------
@@ -47,7 +48,7 @@ def render(area: Area, *, margin: int | None = None) -> str:
     xa, ya, xb, yb = 0, 0, grid.width, grid.height
     origin = area.origin
     if margin is not None:
-        xa, ya, xb, yb = _extent(area, margin)
+        xa, ya, xb, yb = _extent(area, count(margin, "to_text margin", minimum=0))
     rows: list[list[str]] = []
     for y in range(ya, yb):
         row = []

@@ -272,7 +272,7 @@ def mutated(draw: st.DrawFn) -> tuple[str, Any]:
         if draw(st.booleans()):
             del parent[path[-1]]
         else:
-            parent[path[-1]] = draw(junk)
+            parent[path[-1]] = copy.deepcopy(draw(junk))  # JUNK's lists and objects are shared
     return name, doc
 
 

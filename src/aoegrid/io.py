@@ -22,7 +22,12 @@ reading (dropped zero-length walls, walls cut under doors, walls off the
 image...). A file that cannot be read raises :class:`MapFileError`, whose
 message names the file and the field, e.g. ``cave.dd2vtt:
 resolution.pixels_per_grid must be a positive number, got -3``. Missing files
-and unreadable disks raise the usual :class:`OSError`.
+and unreadable disks raise the usual :class:`OSError`; a directory, a FIFO or
+a device is refused without waiting to read it.
+
+Files are read as UTF-8, with or without a byte order mark, or as UTF-16 or
+UTF-32 (by their byte order mark, or UTF-16 without one by its zero bytes);
+other bytes give a :class:`MapFileError` naming the offset of the bad byte.
 
 Text maps
 ---------

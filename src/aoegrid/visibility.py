@@ -3,8 +3,9 @@
 The visibility polygon of a point is everything a straight line from it
 reaches without properly crossing a wall. It is built by an angular
 z-buffer: the walls' end angles cut the full turn into intervals inside
-which the nearest wall cannot change (walls are split where they cross), and
-the nearest wall of every interval is found in one vectorised pass. From the
+which the nearest wall cannot change (walls are split where they cross, and
+cut where they cross the frame that closes the polygon), and the nearest
+wall of every interval is found in one vectorised pass. From the
 polygon come exact visible fractions of squares (the area rasteriser) and
 point tests (the radius at a point's angle).
 """
@@ -124,6 +125,50 @@ def _wrap(a: FloatArray) -> FloatArray:
     return (a + math.pi) % _TWO_PI - math.pi
 
 
+def _slab(a: FloatArray, e: FloatArray, lo: float, hi: float) -> tuple[FloatArray, FloatArray]:
+    """The parameters at which ``a + t * e`` enters and leaves ``[lo, hi]``."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t_lo, t_hi = (lo - a) / e, (hi - a) / e
+    # A wall parallel to the slab is in it for every t, or for none.
+    inside = (a >= lo) & (a <= hi)
+    enter = np.where(e != 0.0, np.minimum(t_lo, t_hi), np.where(inside, -np.inf, np.inf))
+    leave = np.where(e != 0.0, np.maximum(t_lo, t_hi), np.where(inside, np.inf, -np.inf))
+    return enter, leave
+
+
+def _clip(segs: FloatArray, frame: tuple[float, float, float, float]) -> tuple[FloatArray, BoolArray]:
+    """The pieces of ``segs`` inside ``frame``, same direction, and which segments have one.
+
+    A cut end is put exactly on the frame's side (the coordinate across that
+    side is the side's own, the other is clamped to the frame), so a cut wall
+    meets the frame and never crosses it, even by a rounding error. Ends
+    inside the frame are kept bit for bit.
+    """
+    x0, y0, x1, y1 = frame
+    ax, ay, bx, by = segs.T
+    ex, ey = bx - ax, by - ay
+    x_in, x_out = _slab(ax, ex, x0, x1)
+    y_in, y_out = _slab(ay, ey, y0, y1)
+    t0 = np.maximum(np.maximum(x_in, y_in), 0.0)
+    t1 = np.minimum(np.minimum(x_out, y_out), 1.0)
+    kept = t0 < t1
+    ax, ay, bx, by, ex, ey = ax[kept], ay[kept], bx[kept], by[kept], ex[kept], ey[kept]
+    cut = []
+    for t, tx, ty, whole, px, py, ahead in (
+        (t0[kept], x_in[kept], y_in[kept], 0.0, ax, ay, False),
+        (t1[kept], x_out[kept], y_out[kept], 1.0, bx, by, True),
+    ):
+        # The entry end lies on the sides the wall comes from, the exit end on those it heads to.
+        x = np.where(t == tx, np.where((ex > 0) == ahead, x1, x0), np.clip(ax + t * ex, x0, x1))
+        y = np.where(t == ty, np.where((ey > 0) == ahead, y1, y0), np.clip(ay + t * ey, y0, y1))
+        cut += [np.where(t == whole, px, x), np.where(t == whole, py, y)]
+    pieces = np.stack(cut, axis=1)
+    # A sliver across a frame corner can snap to a single point.
+    point = (pieces[:, 0] == pieces[:, 2]) & (pieces[:, 1] == pieces[:, 3])
+    kept[kept] = ~point
+    return pieces[~point], kept
+
+
 def visibility(
     origin: tuple[float, float],
     segs: FloatArray,
@@ -132,13 +177,30 @@ def visibility(
 ) -> Visibility:
     """The visibility of ``origin`` among wall segments, inside ``frame``.
 
-    The segments must not cross each other (a :class:`~aoegrid.walls.WallSet`
-    has them split where they do).
+    Parameters
+    ----------
+    origin : (x, y)
+        Where the lines start, inside ``frame``. Walls touching it at an end
+        cannot block a line from it and are ignored.
+    segs : (n, 4) float array
+        Wall segments ``[x0, y0, x1, y1]`` that do not cross each other (a
+        :class:`~aoegrid.walls.WallSet` has them split where they do); they
+        may run out of ``frame``.
+    one_way : (n,) int8 array
+        0 for two-way walls, +1 for walls blocking only lines from their
+        right, -1 from their left.
+    frame : (xmin, ymin, xmax, ymax)
+        Closes the polygon where no wall does. Walls crossing it are cut at
+        it and walls outside it ignored: the polygon is exact inside it.
 
-    ``frame`` (xmin, ymin, xmax, ymax) must hold the origin; it closes the
-    polygon where no wall does. Walls touching the origin at an end cannot
-    block a line from it and are ignored; an origin inside a wall raises
-    :class:`OriginOnWallError`.
+    Returns
+    -------
+    Visibility
+
+    Raises
+    ------
+    OriginOnWallError
+        If ``origin`` lies inside a wall.
     """
     ox, oy = origin
     segs = np.asarray(segs, dtype=np.float64).reshape(-1, 4)
@@ -161,11 +223,18 @@ def visibility(
     keep = ~collinear & facing
     x0, y0, x1, y1 = frame
     box = np.array([[x0, y0, x1, y0], [x1, y0, x1, y1], [x1, y1, x0, y1], [x0, y1, x0, y0]])
-    segs = np.vstack([segs[keep], box])
-    ax, ay, bx, by = segs.T
-    # Orient every wall so its angle from the origin increases from a to b.
-    turn = (ax - ox) * (by - oy) - (ay - oy) * (bx - ox)
-    flip = turn < 0
+    # The z-buffer needs segments that do not cross: a wall crossing the
+    # frame is cut at it. Its line stays the wall's own (radii are exact), the
+    # cut only moves the end angles.
+    pieces, inner = _clip(segs[keep], frame)
+    ends = np.vstack([pieces, box])
+    line = np.vstack([segs[keep][inner], box])
+    lx, ly = line[:, 0], line[:, 1]
+    lex, ley = line[:, 2] - lx, line[:, 3] - ly
+    ax, ay, bx, by = ends.T
+    # Orient every wall so its angle from the origin increases from a to b;
+    # the sign comes from the whole wall, which a short cut piece could lose.
+    flip = (lx - ox) * ley - (ly - oy) * lex < 0
     ax, bx = np.where(flip, bx, ax), np.where(flip, ax, bx)
     ay, by = np.where(flip, by, ay), np.where(flip, ay, by)
     ta = np.arctan2(ay - oy, ax - ox)
@@ -174,16 +243,18 @@ def visibility(
     m = angles.size
     ia = np.searchsorted(angles, ta)
     ib = np.searchsorted(angles, tb)
-    count = (ib - ia) % m
-    n = len(segs)
+    # A piece too short to turn the angle at all covers no interval (rounded
+    # end angles in the wrong order would otherwise wrap it round the turn).
+    count = np.where(_wrap(tb - ta) > 0, (ib - ia) % m, 0)
+    n = len(ends)
     seg = np.arange(n).repeat(count)
     first = np.cumsum(count) - count
     k = (ia[seg] + (np.arange(seg.size) - first[seg])) % m
     stop = np.append(angles[1:], angles[0] + _TWO_PI)
     mid = (angles + stop) / 2
     ux, uy = np.cos(mid[k]), np.sin(mid[k])
-    sx, sy = bx[seg] - ax[seg], by[seg] - ay[seg]
-    num = (ax[seg] - ox) * sy - (ay[seg] - oy) * sx
+    sx, sy = lex[seg], ley[seg]
+    num = (lx[seg] - ox) * sy - (ly[seg] - oy) * sx
     den = ux * sy - uy * sx
     t = num / den
     best = np.full(m, np.inf)
@@ -191,9 +262,7 @@ def visibility(
     win = np.zeros(m, dtype=np.intp)
     hit = t <= best[k]
     win[k[hit]] = seg[hit]
-    return Visibility(
-        (float(ox), float(oy)), angles, ax[win], ay[win], bx[win] - ax[win], by[win] - ay[win]
-    )
+    return Visibility((float(ox), float(oy)), angles, lx[win], ly[win], lex[win], ley[win])
 
 
 def line_of_effect(on: Any, origin: Any, channel: str = "effect") -> NDArray[np.float64]:

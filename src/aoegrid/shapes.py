@@ -28,20 +28,42 @@ from aoegrid.options import Anchor, ConeKind, Side, parse_option
 
 
 class _Shape:
-    """What every shape has: a kind name and ``replace``."""
+    """What every shape has: a kind name, a unit, ``replace`` and a short repr.
+
+    ``units`` (``None``, or a unit such as ``"in"``) says what the sizes are
+    written in: ``None`` means the grid's unit; a shape in another unit than
+    its grid's is refused rather than silently mis-scaled (the Savage Worlds
+    templates are in inches).
+    """
 
     name: ClassVar[str]
+    units: str | None
 
     def replace(self, **changes: Any) -> Self:
         """A copy with ``changes`` applied, validated like a new shape."""
         return dataclasses.replace(self, **changes)  # type: ignore[type-var]
+
+    def __repr__(self) -> str:
+        shown_fields = [
+            f"{f.name}={getattr(self, f.name)!r}"
+            for f in dataclasses.fields(self)  # type: ignore[arg-type]
+            if f.name != "units" or self.units is not None
+        ]
+        return f"{type(self).__name__}({', '.join(shown_fields)})"
+
+    def _check_units(self) -> None:
+        if self.units is not None and (not isinstance(self.units, str) or not self.units.strip()):
+            raise InvalidTypeError(
+                f"{type(self).__name__} units must be None (the grid's unit) or a unit name "
+                f"such as 'ft' or 'in', got {self.units!r}"
+            )
 
 
 def _set(obj: object, name: str, value: object) -> None:
     object.__setattr__(obj, name, value)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Sphere(_Shape):
     """A sphere of ``radius``; on the grid, a circle around its origin.
 
@@ -52,9 +74,11 @@ class Sphere(_Shape):
     """
 
     radius: float
+    units: str | None = None
     name: ClassVar[str] = "sphere"
 
     def __post_init__(self) -> None:
+        self._check_units()
         _set(self, "radius", positive(self.radius, "Sphere radius"))
 
     @property
@@ -62,7 +86,7 @@ class Sphere(_Shape):
         return self.radius
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Cylinder(_Shape):
     """A cylinder: a circle of ``radius`` around its origin, ``height`` tall.
 
@@ -72,9 +96,11 @@ class Cylinder(_Shape):
 
     radius: float
     height: float
+    units: str | None = None
     name: ClassVar[str] = "cylinder"
 
     def __post_init__(self) -> None:
+        self._check_units()
         _set(self, "radius", positive(self.radius, "Cylinder radius"))
         _set(self, "height", positive(self.height, "Cylinder height"))
 
@@ -83,7 +109,7 @@ class Cylinder(_Shape):
         return self.radius
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Cone(_Shape):
     """A cone of ``length`` pointing in ``direction``.
 
@@ -96,9 +122,11 @@ class Cone(_Shape):
     length: float
     direction: float | str = 0.0
     kind: ConeKind | str | None = None
+    units: str | None = None
     name: ClassVar[str] = "cone"
 
     def __post_init__(self) -> None:
+        self._check_units()
         _set(self, "length", positive(self.length, "Cone length"))
         _set(self, "direction", parse_direction(self.direction, "Cone direction"))
         if self.kind is not None:
@@ -110,14 +138,14 @@ class Cone(_Shape):
         return self.length
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Line(_Shape):
     """A line of ``length`` in ``direction``, ``width`` wide.
 
     ``width=None`` takes the rules' default (0 under Starfinder, 5 ft under
-    Pathfinder 2e and 5e, 1" under Savage Worlds). ``side`` says which side of
-    the origin a line lying on a grid line (or a line band under far-edge
-    counting) takes squares from, seen looking along the line: ``"right"``
+    Pathfinder 2e and 5e, 1" under Savage Worlds). ``side`` says on which side
+    of a grid line a line lying along it takes its squares (its odd row, for
+    a line wider than a square), seen looking along the line: ``"right"``
     (default: south of an eastward line) or ``"left"``.
     """
 
@@ -125,9 +153,11 @@ class Line(_Shape):
     direction: float | str = 0.0
     width: float | None = None
     side: Side | str = Side.RIGHT
+    units: str | None = None
     name: ClassVar[str] = "line"
 
     def __post_init__(self) -> None:
+        self._check_units()
         _set(self, "length", positive(self.length, "Line length"))
         _set(self, "direction", parse_direction(self.direction, "Line direction"))
         if self.width is not None:
@@ -139,7 +169,7 @@ class Line(_Shape):
         return self.length
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Cube(_Shape):
     """A cube with sides of ``size``, extending from its origin in ``direction``.
 
@@ -151,9 +181,11 @@ class Cube(_Shape):
     size: float
     direction: float | str = 0.0
     anchor: Anchor | str = Anchor.CENTER
+    units: str | None = None
     name: ClassVar[str] = "cube"
 
     def __post_init__(self) -> None:
+        self._check_units()
         _set(self, "size", positive(self.size, "Cube size"))
         _set(self, "direction", parse_direction(self.direction, "Cube direction"))
         _set(self, "anchor", parse_option(Anchor, self.anchor, "Cube anchor"))
@@ -163,7 +195,7 @@ class Cube(_Shape):
         return self.size * 2**0.5
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Shapable(_Shape):
     """A shapable area (Starfinder "(S)"): squares chosen by the caster.
 
@@ -181,9 +213,11 @@ class Shapable(_Shape):
 
     squares: frozenset[tuple[int, int]]
     min_dimension: float = 10.0
+    units: str | None = None
     name: ClassVar[str] = "shapable"
 
     def __post_init__(self) -> None:
+        self._check_units()
         raw = self.squares
         if isinstance(raw, (str, bytes)) or not isinstance(raw, Iterable):
             raise InvalidTypeError(f"Shapable squares must be (dx, dy) pairs, got {raw!r}")

@@ -607,9 +607,11 @@ class Area:
                     f"this area comes from the space of {who}: pass the creature where it now "
                     f"stands (a Token, e.g. token.moved_to(x, y), or a Space), not {at!r}"
                 )
-            if isinstance(on, BattleMap) and isinstance(m.at, Token) and isinstance(at, Token):
-                if any(t is m.at or t.label == m.at.label for t in on.tokens):
-                    on = on.with_token(m.at, at)
+            was = m.at
+            if isinstance(on, BattleMap) and isinstance(was, Token) and isinstance(at, Token) and any(
+                t is was or t.label == was.label for t in on.tokens
+            ):
+                on = on.with_token(was, at)
         return area(self.shape, at, on, self.rules, self.mode, include_origin=m.include_origin,
                     caster=m.caster, elevation=m.elevation)
 

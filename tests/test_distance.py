@@ -1,3 +1,5 @@
+import math
+
 import numpy as np
 import pytest
 
@@ -42,3 +44,25 @@ def test_bad_rule_names_list_choices():
         ag.distance(3, (1, 1))
     with pytest.raises(ag.InvalidValueError, match=r"q y must be a finite number, got nan"):
         ag.distance((0, 0), (1, float("nan")))
+
+
+@pytest.mark.parametrize(
+    ("rule", "expected"),
+    [
+        ("alternating", math.inf),
+        ("alternating-2", math.inf),
+        ("equidistant", 1.5e308),
+        ("euclidean", math.inf),
+        ("manhattan", math.inf),
+        ("approximate", math.inf),
+    ],
+)
+def test_lengths_past_the_float_range_are_infinite_without_a_warning(rule, expected):
+    assert float(measure(1.5e308, -1.5e308, Diagonals(rule))) == expected
+
+
+def test_huge_distances_stay_exact_where_they_fit():
+    assert float(measure(1e308, 1e307, Diagonals.EUCLIDEAN)) == math.hypot(1e308, 1e307)
+    assert float(measure(1e308, 1e308, Diagonals.APPROXIMATE)) == 1.5e308
+    assert ag.distance((-1e308, 0), (1e308, 0)) == math.inf
+    assert ag.distance((0, 0), (1e308, 1e308), "euclidean", square=1e-300) == pytest.approx(math.sqrt(2) * 1e8)

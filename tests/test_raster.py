@@ -84,6 +84,15 @@ def test_ray_crossing_ignores_squares_only_touched():
     assert short[0].tolist() == [True, True, False, False]
 
 
+@pytest.mark.parametrize(("dy", "row"), [(1e-320, 1), (-1e-320, 0), (1e-300, 1)])
+def test_ray_crossing_with_a_tiny_component_follows_the_side_it_leans_to(dy, row):
+    # Dividing by 1e-320 overflowed (a RuntimeWarning, an error under pytest's filter).
+    along = ray_crossing(Window(0, 0, 3, 3), (0.0, 1.0), (1.0, dy), max_t=1e300)
+    np.testing.assert_array_equal(along, np.arange(3)[:, None] == np.full((1, 3), row))
+    inside = ray_crossing(Window(0, 0, 3, 3), (0.5, 1.5), (dy, 1.0))
+    assert inside[:, 0].tolist() == [False, True, True] and not inside[:, 1:].any()
+
+
 def test_threshold_mask_agrees_with_direct_evaluation():
     cols = np.abs(np.arange(-40, 40) + 0.5)
     rows = np.abs(np.arange(-90, 90) + 0.5)

@@ -1,6 +1,7 @@
 """Stencils: every square a shape can take lies in its window, and pf2e lines follow the rules text."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -11,7 +12,14 @@ import aoegrid as ag
 from aoegrid.directions import unit_vector
 from aoegrid.raster import Window, coverage
 from aoegrid.rules import PF2E, STARFINDER, SW5E
-from aoegrid.stencils import _cone_region, _Origin, _rasterize, _stencil_on_grid, shape_extent
+from aoegrid.stencils import (
+    _cone_region,
+    _Origin,
+    _rasterize,
+    _stencil_on_grid,
+    _thin_squares,
+    shape_extent,
+)
 
 GRID = ag.Grid(80, 80)
 
@@ -207,3 +215,176 @@ def test_area_equals_the_rule_applied_to_every_square(placement):
         for sx, sy in a.squares:
             near = math.hypot(min(max(x, sx), sx + 1) - x, min(max(y, sy), sy + 1) - y)
             assert near <= extent + 1e-9
+
+
+# --- issue 10: huge and tiny shapes cost what the grid costs and count as the rules do --------------
+
+SMALL = ag.Grid(10, 10)
+SMALL_INCHES = ag.Grid(10, 10, units="in")
+EAST_HALF = [(x, y) for y in range(10) for x in range(5, 10)]
+
+
+def small_grid(preset: str) -> ag.Grid:
+    return SMALL_INCHES if preset == "savage-worlds" else SMALL
+
+
+@pytest.mark.parametrize("rules", ["starfinder", "sw5e"])
+def test_a_huge_cube_takes_the_grid_east_of_its_near_face(rules):
+    # Cube(1e8) under 5e took 15 s and 3.7 GB: its outline was cut at every grid line it crossed.
+    a = ag.area(ag.Cube(1e8), at=(5, 5), on=SMALL, rules=rules)
+    assert a.squares == EAST_HALF
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_huge_cube_anchored_at_the_corner_covers_the_whole_grid(preset):
+    a = ag.area(ag.Cube(1e8, "E", anchor="left"), at=(0, 0), on=small_grid(preset), rules=preset)
+    assert len(a) == 100
+
+
+def test_a_huge_5e_cone_takes_the_triangle_near_its_origin():
+    # Cone(1e9) under 5e ran out of memory (MemoryError past 15 GB).
+    a = ag.area(ag.Cone(1e9, "E"), at=(5, 5), on=SMALL, rules="sw5e")
+    assert a.squares == [(8, 3), (9, 3), (6, 4), (7, 4), (8, 4), (9, 4),
+                         (6, 5), (7, 5), (8, 5), (9, 5), (8, 6), (9, 6)]
+
+
+def test_a_huge_quarter_circle_cone_takes_its_wedge():
+    a = ag.area(ag.Cone(1e9, "E"), at=(5, 5), on=SMALL, rules="starfinder")
+    assert a.squares == [(x, y) for y in range(10) for x in range(5, 10) if abs(y - 4.5) <= x - 4.5]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("radius", [1e8, 1e300, 1.7976931348623157e308])
+def test_a_huge_sphere_covers_the_whole_grid(preset, radius):
+    # Savage Worlds raised OverflowError squaring 1e300.
+    for at in [(5, 5), (0, 10)]:
+        assert len(ag.area(ag.Sphere(radius), at=at, on=small_grid(preset), rules=preset)) == 100
+
+
+@pytest.mark.parametrize("preset", ["sw5e", "savage-worlds"])
+def test_a_huge_line_covers_its_row(preset):
+    a = ag.area(ag.Line(1e9, "E"), at=(0, 5.5), on=small_grid(preset), rules=preset)
+    assert a.squares == [(x, 5) for x in range(10)]
+
+
+def test_a_huge_far_edge_line_covers_the_row_below_its_grid_line():
+    a = ag.area(ag.Line(1e300, "E"), at=(0, 5), on=SMALL, rules="starfinder")
+    assert a.squares == [(x, 5) for x in range(10)]
+
+
+def test_huge_wide_lines_take_the_half_plane_ahead():
+    a = ag.area(ag.Line(1e300, "E", width=1e300), at=(5, 5), on=SMALL, rules="pf2e")
+    assert a.squares == EAST_HALF
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_tiny_shapes_take_nothing_from_a_point(preset):
+    grid = small_grid(preset)
+    for shape in [ag.Sphere(1e-300), ag.Cone(1e-300, "E"), ag.Cone(1e-300, 30),
+                  ag.Line(1e-300, 30), ag.Cube(1e-300, 30), ag.Cylinder(1e-300, 1e-300)]:
+        assert len(ag.area(shape, at=(5, 5), on=grid, rules=preset)) == 0
+
+
+def test_a_radius_under_eps_touches_nothing():
+    # Squaring radius - EPS made a negative limit positive: 1e-300 took 4 squares, 1e-9 none.
+    sizes = [1e-300, 1e-9, 2e-9]
+    assert [len(ag.area(ag.Sphere(r), at=(5, 5), on=SMALL_INCHES, rules="savage-worlds")) for r in sizes] == [0, 0, 4]
+
+
+def test_a_teardrop_whose_length_underflows_to_no_squares_is_empty():
+    huge_squares = ag.Grid(10, 10, units="in", square=1e300)
+    assert len(ag.area(ag.Cone(1e-300, 20), at=(5, 5), on=huge_squares, rules="savage-worlds")) == 0
+
+
+def test_a_huge_shape_from_a_creature_covers_the_grid_past_its_space():
+    large = ag.Token(4, 4, size="large")
+    assert len(ag.area(ag.Sphere(1e300), at=large, on=SMALL, rules="sw5e")) == 100
+    west = ag.area(ag.Cube(1e300, "W"), at=large, on=SMALL, rules="sw5e")
+    assert west.squares == [(x, y) for y in range(10) for x in range(4)]
+
+
+def test_shapable_squares_far_off_the_grid_are_dropped():
+    # Offsets 1e9 away made an IndexError (and a 1e9-wide thinness check).
+    block = [(x, y) for x in (0, 1) for y in (0, 1)]
+    far = [(10**9 + x, y) for x, y in block]
+    a = ag.area(ag.Shapable(block + far), at=(5, 5), on=SMALL)
+    assert a.squares == [(5, 5), (6, 5), (5, 6), (6, 6)]
+
+
+@pytest.mark.parametrize(("min_dimension", "n"), [(15.0, "3"), (1e300, "2e+299")])
+def test_shapable_thinness_is_checked_on_the_squares_alone(min_dimension, n):
+    block = [(x, y) for x in (0, 1) for y in (0, 1)] + [(10**9, 0)]
+    with pytest.raises(ag.InvalidValueError, match=re.escape(
+        f"dimension under {min_dimension:g} ({n} squares): square(s) (0, 0), (1, 0), "
+        f"(1000000000, 0), (0, 1), (1, 1) lie in no solid {n} x {n} block"
+    )):
+        ag.area(ag.Shapable(block, min_dimension=min_dimension), at=(5, 5), on=SMALL)
+
+
+def test_thin_squares_of_an_l_shape():
+    # Two 2 x 2 blocks and a square sticking out of them.
+    cells = frozenset({(0, 0), (1, 0), (0, 1), (1, 1), (2, 1), (2, 2), (1, 2), (3, 3)})
+    assert _thin_squares(cells, 2) == [(3, 3)]
+    assert _thin_squares(cells, 1) == []
+
+
+@st.composite
+def small_placements(draw, sizes, in_squares):
+    """(shapes, rules, grid, origin): any shape kind and preset on a grid of 1 to 12 squares a side.
+
+    One shape per size drawn, in squares or in the grid's unit (feet, or inches for Savage Worlds).
+    """
+    preset = draw(st.sampled_from(PRESETS))
+    rules = ag.Rules.preset(preset)
+    units = "in" if preset == "savage-worlds" else "ft"
+    grid = ag.Grid(draw(st.integers(1, 12)), draw(st.integers(1, 12)), units=units)
+    kind = draw(st.sampled_from(["sphere", "cylinder", "cone", "line", "cube"]))
+    d = draw(directions)
+    extra = draw(st.sampled_from([None, *(k.value for k in ag.ConeKind)]) if kind == "cone"
+                 else st.sampled_from(["center", "left", "right"]) if kind == "cube"
+                 else st.sampled_from([None, 0.0, 1.0, 3.0, 2000.0]))
+
+    def make(size: float):
+        if kind == "sphere":
+            return ag.Sphere(size)
+        if kind == "cylinder":
+            return ag.Cylinder(size, grid.square)
+        if kind == "cone":
+            return ag.Cone(size, d, kind=extra)
+        if kind == "cube":
+            return ag.Cube(size, d, anchor=extra)
+        return ag.Line(size, d, width=None if extra is None else extra * grid.square)
+
+    if rules.origin is ag.OriginPoint.INTERSECTION:
+        at = (float(draw(st.integers(0, grid.width))), float(draw(st.integers(0, grid.height))))
+    else:
+        at = (draw(st.floats(0, grid.width)), draw(st.floats(0, grid.height)))
+    return [make(s * grid.square if in_squares else s) for s in draw(sizes)], rules, grid, at
+
+
+#: Sizes log-uniform from 1e-3 to the largest float, the smaller first.
+log_sizes = st.lists(st.floats(-3, 308.25), min_size=2, max_size=2).map(
+    lambda es: sorted(min(10.0**e, 1.7976931348623157e308) for e in es))
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_placements(log_sizes, in_squares=False))
+def test_any_size_answers_on_the_grid_and_a_bigger_shape_covers_more(placement):
+    """From 1e-3 to 1e308 feet (or inches): no error or warning, a mask of the grid's shape, monotone."""
+    (small, big), rules, grid, at = placement
+    a = ag.area(small, at=at, on=grid, rules=rules)
+    b = ag.area(big, at=at, on=grid, rules=rules)
+    assert a.mask.shape == b.mask.shape == grid.shape
+    assert not (a.mask & ~b.mask).any()
+
+
+@settings(max_examples=60, deadline=None)
+@given(small_placements(st.floats(0.5, 3.3).map(lambda e: [10.0**e]), in_squares=True))
+def test_a_shape_cut_down_to_the_grid_takes_the_squares_the_whole_shape_takes(placement):
+    """Up to 2000 squares, where the whole shape is still cheap to count: the same squares."""
+    (shape,), rules, grid, (x, y) = placement
+    a = ag.area(shape, at=(x, y), on=grid, rules=rules)
+    fx, fy = math.floor(x), math.floor(y)
+    whole = _rasterize(shape, _Origin(x - fx, y - fy, x - fx, y - fy), rules, grid.square,
+                       Window(-fx, -fy, grid.width, grid.height))
+    np.testing.assert_array_equal(a.mask, whole)

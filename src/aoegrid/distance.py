@@ -20,7 +20,9 @@ from aoegrid.options import Diagonals, parse_option
 def measure(dx: ArrayLike, dy: ArrayLike, diagonals: Diagonals) -> NDArray[np.float64]:
     """Length in squares of offsets ``(dx, dy)`` under a diagonal rule.
 
-    Vectorised: ``dx`` and ``dy`` broadcast against each other.
+    Vectorised: ``dx`` and ``dy`` broadcast against each other. A length
+    past the largest float (about 1.8e308) is ``inf``, with no warning:
+    offsets near the float range can add up beyond it.
 
     Examples
     --------
@@ -28,22 +30,25 @@ def measure(dx: ArrayLike, dy: ArrayLike, diagonals: Diagonals) -> NDArray[np.fl
     array([1., 3., 4., 6.])
     >>> measure(3, 4, Diagonals.EUCLIDEAN)
     array(5.)
+    >>> measure(1e308, 1e308, Diagonals.MANHATTAN)
+    array(inf)
     """
     ax = np.abs(np.asarray(dx, dtype=np.float64))
     ay = np.abs(np.asarray(dy, dtype=np.float64))
-    if diagonals is Diagonals.EUCLIDEAN:
-        return np.asarray(np.hypot(ax, ay))
-    if diagonals is Diagonals.MANHATTAN:
-        return np.asarray(ax + ay)
-    hi = np.maximum(ax, ay)
-    lo = np.minimum(ax, ay)
-    if diagonals is Diagonals.EQUIDISTANT:
-        return np.asarray(hi)
-    if diagonals is Diagonals.APPROXIMATE:
-        return np.asarray(hi + lo / 2.0)
-    if diagonals is Diagonals.ALTERNATING:
-        return np.asarray(hi + np.floor(lo / 2.0))
-    return np.asarray(hi + np.ceil(lo / 2.0))
+    with np.errstate(over="ignore"):
+        if diagonals is Diagonals.EUCLIDEAN:
+            return np.asarray(np.hypot(ax, ay))
+        if diagonals is Diagonals.MANHATTAN:
+            return np.asarray(ax + ay)
+        hi = np.maximum(ax, ay)
+        lo = np.minimum(ax, ay)
+        if diagonals is Diagonals.EQUIDISTANT:
+            return np.asarray(hi)
+        if diagonals is Diagonals.APPROXIMATE:
+            return np.asarray(hi + lo / 2.0)
+        if diagonals is Diagonals.ALTERNATING:
+            return np.asarray(hi + np.floor(lo / 2.0))
+        return np.asarray(hi + np.ceil(lo / 2.0))
 
 
 def distance(
@@ -70,7 +75,8 @@ def distance(
     Returns
     -------
     float
-        The distance in squares times ``square``.
+        The distance in squares times ``square``; ``inf`` past the largest
+        float.
 
     Examples
     --------

@@ -264,12 +264,18 @@ def ray_crossing(
 
 
 def _slab(edges: FloatArray, o: float, d: float) -> tuple[FloatArray, FloatArray]:
-    """The ray parameters at which it is strictly between each square's sides."""
+    """The ray parameters at which it is strictly between each square's sides.
+
+    A side the ray would take more than the largest float to reach (a tiny
+    component) gives an infinite parameter of the right sign: it is never
+    reached.
+    """
     if d == 0.0:
         inside = (edges < o) & (o < edges + 1.0)
         return np.where(inside, -np.inf, np.inf), np.where(inside, np.inf, -np.inf)
-    a = (edges - o) / d
-    b = (edges + 1.0 - o) / d
+    with np.errstate(over="ignore"):
+        a = (edges - o) / d
+        b = (edges + 1.0 - o) / d
     return np.minimum(a, b), np.maximum(a, b)
 
 

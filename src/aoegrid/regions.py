@@ -173,7 +173,8 @@ class Teardrop:
         d = math.radians(self.direction)
         dist = self.length - self.end_radius
         centre = (self.ax + dist * math.cos(d), self.ay + dist * math.sin(d))
-        beta = math.acos(self.end_radius / dist)
+        # A length that underflows to nothing leaves a point: any angle will do.
+        beta = math.acos(self.end_radius / dist) if dist > 0.0 else 0.0
         # Tangent points sit at direction + pi -/+ beta around the disk centre.
         return centre, d + math.pi - beta, d - math.pi + beta
 

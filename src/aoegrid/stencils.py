@@ -4,7 +4,9 @@ The pure core behind :func:`aoegrid.area.area`: given a shape, a resolved
 origin and rules, the bool mask of the squares the shape covers in a window,
 with no walls. Each function touches only the window it is given, and the
 window is taken from the shape's true outline (:func:`shape_extent` gives its
-farthest point), so no square of the shape falls outside it.
+farthest point), so no square of the shape falls outside it. A shape larger
+than the grid is first cut down to one that covers the same squares of the
+grid (:func:`_fitted`), so no cost and no number grows with its size.
 """
 
 from __future__ import annotations
@@ -65,12 +67,15 @@ def _stencil_on_grid(
     Computed in a frame whose origin is the integer point below-left of the
     origin, so the answer depends only on the origin's offset within its
     square; small stencils are cached on that offset. ``stop`` cuts a line
-    where it strikes a wall.
+    where it strikes a wall. A shape larger than the grid is cut down to the
+    grid first (:func:`_fitted`) and never cached: its stencil would hold the
+    grid's place in it.
     """
     fx, fy = math.floor(origin.x0), math.floor(origin.y0)
     rel = _Origin(origin.x0 - fx, origin.y0 - fy, origin.x1 - fx, origin.y1 - fy)
-    full = Window.around(_bounds(shape, rel, rules, grid.square), None)
-    if full.width * full.height <= _CACHE_CELLS and stop == math.inf:
+    fitted = _fitted(shape, rel, rules, grid.square, Window(-fx, -fy, grid.width, grid.height))
+    full = Window.around(_bounds(fitted, rel, rules, grid.square), None)
+    if fitted is shape and full.width * full.height <= _CACHE_CELLS and stop == math.inf:
         stencil = _cached_stencil(shape, rel, rules, grid.square, full)
         win, local = full, stencil
     else:
@@ -80,7 +85,7 @@ def _stencil_on_grid(
         x1 = min(full.x0 + full.width, grid.width - fx)
         y1 = min(full.y0 + full.height, grid.height - fy)
         win = Window(x0, y0, max(x1 - x0, 0), max(y1 - y0, 0))
-        local = _rasterize(shape, rel, rules, grid.square, win, stop)
+        local = _rasterize(fitted, rel, rules, grid.square, win, stop)
     # Clip the (relative) window to the grid and move it to grid coordinates.
     x0 = max(win.x0 + fx, 0)
     y0 = max(win.y0 + fy, 0)
@@ -96,6 +101,42 @@ def _cached_stencil(shape: Shape, origin: _Origin, rules: Rules, square: float, 
     mask = _rasterize(shape, origin, rules, square, window)
     mask.flags.writeable = False
     return mask
+
+
+def _fitted(shape: Shape, o: _Origin, rules: Rules, square: float, grid: Window) -> Shape:
+    """``shape`` with every size the ``grid`` cannot tell from a larger one cut to ``2 * reach``.
+
+    ``grid`` is the grid's squares in the frame of ``o``, and ``reach`` the
+    farthest any of its points lies from the origin along x, plus the same
+    along y, plus two squares. Every diagonal rule counts an offset
+    ``(dx, dy)`` as at most ``|dx| + |dy| + 1``, so no point of the grid lies
+    beyond ``reach`` by any rule, nor straight. Within ``reach`` of its
+    origin a figure no longer changes once its sizes pass ``2 * reach``: a
+    circle or a far-edge count takes every square, and a cone's far end (a
+    teardrop's disk starts two thirds of its length out), a cube's far face
+    and sides, and a line's far end and sides all lie beyond the grid. So
+    every number, window and outline stays the grid's size, whatever the
+    shape's.
+
+    Returns
+    -------
+    Shape
+        ``shape`` itself when no size passes ``2 * reach``; otherwise a copy
+        with those sizes set to it (in the grid's unit).
+    """
+    dx = max(o.x1 - grid.x0, grid.x0 + grid.width - o.x0)
+    dy = max(o.y1 - grid.y0, grid.y0 + grid.height - o.y0)
+    cap = 2.0 * (dx + dy + 2.0)
+    if isinstance(shape, Shapable):
+        return shape
+    if isinstance(shape, (Sphere, Cylinder)):
+        return shape.replace(radius=cap * square) if shape.radius / square > cap else shape
+    if isinstance(shape, Cube):
+        return shape.replace(size=cap * square) if shape.size / square > cap else shape
+    changes = {"length": cap * square} if shape.length / square > cap else {}
+    if isinstance(shape, Line) and _line_width(shape, rules) / square > cap:
+        changes["width"] = cap * square
+    return shape.replace(**changes) if changes else shape
 
 
 def shape_extent(shape: Shape, rules: Rules, square: float) -> float:
@@ -270,7 +311,7 @@ def _round(radius: float, o: _Origin, rules: Rules, window: Window) -> BoolArray
         return threshold_mask(cols, rows, lambda c, r: c * c + r * r <= limit)
     # touch: some area of the square lies strictly inside the circle.
     cols, rows = near_offsets(xs, o.x0, o.x1), near_offsets(ys, o.y0, o.y1)
-    limit = (radius - EPS) ** 2
+    limit = max(radius - EPS, 0.0) ** 2  # a radius under EPS holds no area strictly inside
     return threshold_mask(cols, rows, lambda c, r: c * c + r * r < limit)
 
 
@@ -348,8 +389,7 @@ def _line_path(
         run = (length + half + 1.0) / max(abs(d[0]), abs(d[1]))
     else:
         half, odd, run = width / 2, width == 0.0, length
-    # A path straying less than EPS from an axis over its run lies along it
-    # (the tie rule); the crossing test would divide by the tiny component.
+    # A path straying less than EPS from an axis over its run lies along it (the tie rule).
     if abs(d[1]) * run < EPS:
         d = (math.copysign(1.0, d[0]), 0.0)
     elif abs(d[0]) * run < EPS:
@@ -420,31 +460,41 @@ def _shapable(shape: Shapable, o: _Origin, square: float, window: Window) -> Boo
             f"a Shapable area is laid out from a grid intersection; ({o.x0:g}, {o.y0:g}) within "
             f"its square is not one"
         )
-    mask = np.zeros(window.shape, dtype=bool)
-    for dx, dy in shape.squares:
-        mask[int(o.y0) + dy - window.y0, int(o.x0) + dx - window.x0] = True
-    n = math.ceil(shape.min_dimension / square - EPS)
-    thin = _thin_squares(mask, n)
+    side = shape.min_dimension / square - EPS
+    n = math.ceil(side) if math.isfinite(side) else math.inf
+    thin = _thin_squares(shape.squares, n)
     if thin:
-        listed = ", ".join(str((x + window.x0 - int(o.x0), y + window.y0 - int(o.y0))) for x, y in thin[:5])
+        listed = ", ".join(str(c) for c in thin[:5])
         raise InvalidValueError(
             f"Shapable area has a dimension under {shape.min_dimension:g} "
-            f"({n} squares): square(s) {listed} lie in no solid {n} x {n} block"
+            f"({n:g} squares): square(s) {listed} lie in no solid {n:g} x {n:g} block"
         )
+    mask = np.zeros(window.shape, dtype=bool)
+    for dx, dy in shape.squares:
+        # Squares off the window (off the grid) are dropped: offsets run to 2**53.
+        x, y = int(o.x0) + dx - window.x0, int(o.y0) + dy - window.y0
+        if 0 <= x < window.width and 0 <= y < window.height:
+            mask[y, x] = True
     return mask
 
 
-def _thin_squares(mask: BoolArray, n: int) -> list[tuple[int, int]]:
-    """Squares of ``mask`` covered by no full ``n`` x ``n`` block of ``mask``."""
+def _thin_squares(cells: frozenset[tuple[int, int]], n: float) -> list[tuple[int, int]]:
+    """Squares of ``cells`` in no full ``n`` x ``n`` block of ``cells``, row by row.
+
+    Works on the squares, never on their bounding box (offsets run to
+    2**53): about ``len(cells) * n`` steps, and a block needs ``n * n``
+    squares, so ``n`` is at most the square root of their number.
+    """
     if n <= 1:
         return []
-    h, w = mask.shape
-    pad = np.pad(mask, n).astype(np.int32)
-    s = np.pad(pad.cumsum(0).cumsum(1), ((1, 0), (1, 0)))
-    full = (s[n:, n:] - s[:-n, n:] - s[n:, :-n] + s[:-n, :-n]) == n * n
-    f = np.pad(full.astype(np.int32), ((n - 1, 0), (n - 1, 0)))
-    t = np.pad(f.cumsum(0).cumsum(1), ((1, 0), (1, 0)))
-    reach = (t[n:, n:] - t[:-n, n:] - t[n:, :-n] + t[:-n, :-n]) > 0
-    reach = reach[n : n + h, n : n + w]
-    ys, xs = np.nonzero(mask & ~reach)
-    return list(zip(xs.tolist(), ys.tolist()))
+    order = sorted(cells, key=lambda c: (c[1], c[0]))
+    if n * n > len(order):
+        return order
+    k = int(n)
+    run: dict[tuple[int, int], int] = {}  # squares from each one rightwards with no gap
+    for x, y in reversed(order):
+        run[(x, y)] = run.get((x + 1, y), 0) + 1
+    tops = [(x, y) for x, y in order if all(run.get((x, y + j), 0) >= k for j in range(k))]
+    # The top rows of the full blocks: a square is in a block when one lies less than k above it.
+    top_rows = {(x + i, y) for x, y in tops for i in range(k)}
+    return [(x, y) for x, y in order if not any((x, y - j) in top_rows for j in range(k))]

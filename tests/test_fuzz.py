@@ -428,7 +428,6 @@ def test_a_point_at_infinity_is_in_no_area():
     assert (math.inf, 0) not in a and (math.nan, 0) not in a and (10**400, 0) not in a
 
 
-@pytest.mark.xfail(strict=True, reason="visibility.py: line_of_effect reads channel with Channel(), not parse_option")
 def test_line_of_effect_channel_lists_the_choices():
     m = ag.BattleMap(ag.Grid(4, 4))
     with pytest.raises(ag.InvalidValueError, match=r"'EFFECTS'.*'effect', 'sight', 'movement'"):

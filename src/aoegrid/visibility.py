@@ -294,6 +294,7 @@ def line_of_effect(on: Any, origin: Any, channel: str = "effect") -> NDArray[np.
     from aoegrid._validate import point
     from aoegrid.battlemap import BattleMap
     from aoegrid.errors import InvalidTypeError, OffGridError
+    from aoegrid.options import parse_option
     from aoegrid.walls import Channel
 
     if not isinstance(on, BattleMap):
@@ -302,7 +303,7 @@ def line_of_effect(on: Any, origin: Any, channel: str = "effect") -> NDArray[np.
     grid = on.grid
     if not grid.contains_point(p):
         raise OffGridError(f"origin ({p[0]:g}, {p[1]:g}) is off the {grid.width} x {grid.height} grid")
-    ch = Channel(channel) if not isinstance(channel, Channel) else channel
+    ch = parse_option(Channel, channel, "line_of_effect channel")
     frame = (-1.0, -1.0, grid.width + 1.0, grid.height + 1.0)
     segs, ways = on.wallset(ch).near(frame)
     return visibility(p, segs, ways, frame).fraction(Window(0, 0, grid.width, grid.height))

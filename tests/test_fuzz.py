@@ -188,14 +188,6 @@ def test_areas_take_any_number(examples):
 
 
 # Remove once fixed: area() then clips shapes larger than the grid without overflowing.
-HUGE_SHAPES_OVERFLOW = pytest.mark.xfail(
-    strict=True,
-    reason="stencils.py/raster.py/regions.py: a shape of 1e9 to 1.7e308 ft overflows (RuntimeWarning, OverflowError) "
-           "or splits its outline at every grid line it crosses off the grid (MemoryError)",
-)
-
-
-@HUGE_SHAPES_OVERFLOW
 @runs(60, 3_000)
 def test_areas_of_any_size_on_a_map(examples):
     """Real walls make visibility, cover and spreads run on the huge and the tiny too."""
@@ -439,7 +431,6 @@ def test_line_of_effect_channel_lists_the_choices():
     [(ag.Sphere(1e300), "savage-worlds", "in"), (ag.Cone(1e300, 10), "sw5e", "ft"), (ag.Cube(1e300, 10), "sw5e", "ft"),
      (ag.Cone(1e300, 10), "starfinder", "ft"), (ag.Cone(1e9, 0), "sw5e", "ft")],
 )
-@HUGE_SHAPES_OVERFLOW
 def test_huge_shapes_are_clipped_to_the_grid(shape, rules, units):
     grid = ag.Grid(10, 10, units=units)
     with bounded():

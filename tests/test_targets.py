@@ -210,3 +210,12 @@ def test_moving_creatures_on_the_map_is_checked():
         twins.move_token("goblin", 5, 5)
     # The creature itself is found by identity even when labels repeat.
     assert twins.move_token(twins.tokens[1], 5, 5).tokens[1].space == ag.Space(5, 5)
+
+
+def test_a_shapable_area_reaches_creatures_within_its_least_dimension_of_its_height():
+    m = ag.BattleMap(ag.Grid(10, 10), tokens=[ag.Token(2, 2, name="low"), ag.Token(3, 2, name="high", elevation=30)])
+    block = ag.Shapable([(0, 0), (1, 0), (0, 1), (1, 1)])
+    a = ag.area(block, at=(2, 2), on=m, elevation=1e300)
+    assert a.tokens() == []
+    a = ag.area(block, at=(2, 2), on=m, elevation=10)
+    assert [r.token.name for r in a.tokens()] == ["low"]  # 10-ft blocks reach 5 ft down to the low one's top

@@ -77,23 +77,6 @@ def make_shape(kind: str, size: float | None, direction: Any = 0.0, width: float
     raise UsageError(f"unknown shape {kind!r}; valid shapes are {', '.join(SHAPES)}")
 
 
-def _check_fits(shape: Shape, grid: Grid) -> None:
-    """Refuse a shape whose bounding box would not fit in memory as a mask.
-
-    Such a shape is pointless on any grid that fits, and computing it could
-    exhaust memory before Python can raise MemoryError.
-    """
-    across = 2 * shape.reach / grid.square  # squares across the box around the reach
-    cells = max_cells()
-    if across * across > cells:
-        largest = cells**0.5 / 2 * grid.square * _size_of(shape) / shape.reach
-        raise UsageError(
-            f"a {shape.name} of size {_size_of(shape):g} {grid.units} spans {across:.3g} squares; "
-            f"its bounding box would not fit in this machine's memory: the largest size here is "
-            f"{largest:,.0f} {grid.units}"
-        )
-
-
 def _size_of(shape: Shape) -> float:
     """The number a command line gave as ``--size``."""
     return float(getattr(shape, "radius", None) or getattr(shape, "length", None) or shape.size)
@@ -197,7 +180,6 @@ def _area_command(args: argparse.Namespace) -> str:
     m = _load(args.map)
     scale = _scale(args.scale, m.grid)
     shape = make_shape(args.shape, args.size, args.direction, args.width, args.height)
-    _check_fits(shape, m.grid)
     a = area(shape, _point(args.at), m, args.rules, args.mode, elevation=args.elevation)
     if args.output:
         plotting.save(a, _new_file(args.output, args.force), scale=scale)
@@ -296,13 +278,12 @@ def _batch_command(args: argparse.Namespace, progress: TextIO) -> str:
         try:
             shape = make_shape(row["shape"], _number(row, "size"), _direction(row.get("direction") or "0"),
                                _number(row, "width", None), _number(row, "height", None))
-            _check_fits(shape, m.grid)
             at = (_number(row, "x"), _number(row, "y"))
             a = area(shape, at, m, (row.get("rules") or "starfinder").strip(), (row.get("mode") or "burst").strip(),
                      elevation=_number(row, "elevation", 0.0) or 0.0)
         except AoegridError as exc:
             raise UsageError(f"{where}: {exc}") from None
-        except (MemoryError, OverflowError) as exc:  # a last resort: _check_fits refuses the known cases
+        except (MemoryError, OverflowError) as exc:  # a last resort: shapes are clipped to the grid
             raise UsageError(f"{where}: this area is too large to compute ({type(exc).__name__})") from None
         results.append(area_record(a, inputs=dict(row)))
         if show:

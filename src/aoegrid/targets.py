@@ -36,7 +36,7 @@ from aoegrid.errors import InvalidTypeError, InvalidValueError
 from aoegrid.options import ConeKind, Inclusion, parse_option
 from aoegrid.raster import Window, far_offsets
 from aoegrid.regions import EPS
-from aoegrid.shapes import Cone, Cube, Cylinder, Line, Sphere
+from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shapable, Sphere
 from aoegrid.tokens import Token
 from aoegrid.walls import Channel
 
@@ -189,8 +189,16 @@ def _height_ok(area: Area, token: Token, square: tuple[int, int]) -> bool:
         return _vertical_gap(bottom, top, low, low + shape.height) <= 0.0
     o = made.origin
     x, y = square
-    if isinstance(shape, (Line, Cube)):
-        half = (shape.size if isinstance(shape, Cube) else (shape.width or rules.line_width)) / 2
+    if isinstance(shape, (Line, Cube, Shapable)):
+        # Solid bands centred on the origin's height: a cube its side, a line
+        # its width, a shapable area its least dimension (it is built of
+        # blocks that size).
+        if isinstance(shape, Cube):
+            half = shape.size / 2
+        elif isinstance(shape, Shapable):
+            half = shape.min_dimension / 2
+        else:
+            half = (shape.width or rules.line_width) / 2
         return _vertical_gap(bottom, top, z - half, z + half) <= EPS
     dz = _vertical_gap(bottom, top, z, z) / sq
     if dz == 0.0:

@@ -41,7 +41,7 @@ def test_huge_grid_is_refused_before_allocating():
 
 
 def test_numbers_past_the_float_range():
-    with pytest.raises(ag.GridTooLargeError, match=r"^a ~1e400 x 1 grid has ~1e400 squares; one mask of it would take ~1e400 bytes"):
+    with pytest.raises(ag.GridTooLargeError, match=r"^a ~1e400 x 1 grid has ~1e400 squares, more than the [\d,]+ this machine can query whole"):
         ag.Grid(10**400, 1)
     with pytest.raises(ag.InvalidValueError, match=r"Grid square must be a finite number, got ~1e400, beyond the float range"):
         ag.Grid(3, 3, square=10**400)
@@ -51,3 +51,29 @@ def test_numpy_integers_are_whole_numbers():
     import numpy as np
 
     assert ag.Grid(np.int64(4), np.int32(3)).shape == (3, 4)
+
+
+def test_an_accepted_grid_can_be_queried_whole():
+    """Every whole-map query stays within the bytes a square that max_cells() allows for."""
+    import tracemalloc
+
+    from aoegrid.grid import QUERY_BYTES_PER_SQUARE, max_cells, memory_budget
+
+    assert max_cells() == memory_budget() // QUERY_BYTES_PER_SQUARE
+    n = 300
+    walls = [ag.Wall((x, 0), (x, n - 40)) for x in range(20, n, 40)] + [ag.Wall((0, y), (n - 30, y)) for y in range(25, n, 50)]
+    queries = {
+        "line of effect": lambda m: ag.line_of_effect(m, (150.5, 150.5)),
+        "burst": lambda m: ag.area(ag.Sphere(5 * n), at=(150, 150), on=m).cover,
+        "spread": lambda m: ag.area(ag.Sphere(5 * n), at=(150, 150), on=m, mode="spread").path_distance,
+        "sight": lambda m: ag.area(ag.Sphere(5 * n), at=(150, 150), on=m, rules="sw5e").sight_cover,
+    }
+    for name, query in queries.items():
+        m = ag.BattleMap(ag.Grid(n, n), walls=walls)  # fresh: per-map preparation counts too
+        tracemalloc.start()
+        try:
+            query(m)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak / (n * n) <= QUERY_BYTES_PER_SQUARE, (name, peak / (n * n))

@@ -22,7 +22,7 @@ from aoegrid.area import Area, area
 from aoegrid.battlemap import BattleMap
 from aoegrid.errors import AoegridError, InvalidValueError
 from aoegrid.export import area_record
-from aoegrid.grid import Grid, max_cells
+from aoegrid.grid import Grid, memory_budget
 from aoegrid.rules import PRESETS, resolve_rules
 from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shape, Sphere
 
@@ -85,10 +85,12 @@ def _size_of(shape: Shape) -> float:
 def _scale(value: float, grid: Grid) -> float:
     """``--scale`` checked: at least a pixel a square, and a picture that fits.
 
-    The picture's RGBA pixels must fit in the memory a grid mask may take,
-    and each side in matplotlib's limit of 2**16 pixels.
+    The picture's RGBA pixels must fit in a quarter of the memory a query may
+    take (matplotlib holds a few copies), and each side in matplotlib's limit
+    of 2**16 pixels.
     """
-    largest = min((2**16 - 1) / max(grid.width, grid.height), (max_cells() / (4 * grid.width * grid.height)) ** 0.5)
+    budget = memory_budget() / 4
+    largest = min((2**16 - 1) / max(grid.width, grid.height), (budget / (4 * grid.width * grid.height)) ** 0.5)
     if not 1 <= value <= largest:
         raise UsageError(
             f"--scale must be from 1 to {largest:,.0f} pixels a square for this "

@@ -13,13 +13,28 @@ from aoegrid.errors import GridTooLargeError, InvalidTypeError, InvalidValueErro
 DEFAULT_SQUARE: dict[str, float] = {"ft": 5.0, "in": 1.0, "m": 1.5, "sq": 1.0}
 
 
-def max_cells() -> int:
-    """The most cells a grid may have: a bool mask must fit in a quarter of RAM."""
+#: The most memory any whole-map query takes per square, in bytes, with the
+#: area's cover and path arrays read: a whole-map spread with walls is the
+#: largest. ``tests/test_grid.py`` measures it and fails if a query takes more.
+QUERY_BYTES_PER_SQUARE = 320
+
+
+def memory_budget() -> int:
+    """Bytes one query may take: half of this machine's physical memory."""
     try:
         total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
     except (ValueError, OSError, AttributeError):
         total = 16 * 2**30
-    return max(int(total) // 4, 2**20)
+    return max(int(total) // 2, 2**28)
+
+
+def max_cells() -> int:
+    """The most squares a grid may have: its largest query must fit in :func:`memory_budget`.
+
+    A grid that is accepted can be queried whole (a burst, a spread or the
+    line of effect over every square); a larger one is refused up front.
+    """
+    return memory_budget() // QUERY_BYTES_PER_SQUARE
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,8 +60,9 @@ class Grid:
     Raises
     ------
     GridTooLargeError
-        When one bool mask of the grid would not fit in a quarter of this
-        machine's memory (refused before anything is allocated).
+        When a whole-map query on the grid would not fit in half of this
+        machine's memory (:func:`max_cells`; refused before anything is
+        allocated).
 
     Examples
     --------
@@ -82,8 +98,9 @@ class Grid:
         if cells > limit:
             w, h, n = shown_int(self.width), shown_int(self.height), shown_int(cells, ",")
             raise GridTooLargeError(
-                f"a {w} x {h} grid has {n} squares; one mask of it would take {n} bytes, "
-                f"more than the {limit:,} squares this machine allows (a quarter of its memory)"
+                f"a {w} x {h} grid has {n} squares, more than the {limit:,} this machine can "
+                f"query whole (a whole-map query takes up to {QUERY_BYTES_PER_SQUARE} bytes a "
+                f"square, and may use half of its {memory_budget() * 2 / 2**30:.0f} GiB of memory)"
             )
 
     @property

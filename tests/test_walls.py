@@ -61,9 +61,9 @@ def test_bad_walls(make, error, match):
 def test_zero_length_duplicate_and_crossing_walls():
     walls = [ag.Wall((1, 1), (1, 1)), ag.Wall((0, 5), (10, 5)), ag.Wall((0, 5), (10, 5)), ag.Wall((5, 0), (5, 10))]
     ws = WallSet.build(walls, Channel.EFFECT)
-    assert ws.dropped == 1
-    # Both copies of the horizontal wall and the vertical one are split at (5, 5).
-    assert len(ws.segs) == 6
+    assert ws.dropped == 1 and ws.merged == 1
+    # The two copies of the horizontal wall are one; it and the vertical one are split at (5, 5).
+    assert len(ws.segs) == 4
     assert min(map(tuple, ws.segs[:, :2].tolist())) == (0.0, 5.0)
     m = ag.BattleMap(ag.Grid(10, 10), walls=walls)
     a = ag.area(ag.Sphere(15), at=(3, 3), on=m)
@@ -304,3 +304,16 @@ def test_starfinder_creature_cover_comes_from_the_visible_fraction_of_its_space(
     assert [(r.token.name, r.cover_name) for r in a.tokens()] == [("ogre", "cover")]
     clear = ag.BattleMap(ag.Grid(24, 12), tokens=[ag.Token(15, 4, size="large", name="ogre")])
     assert [r.cover_name for r in ag.area(ag.Sphere(60), at=(5, 5), on=clear).tokens()] == ["none"]
+
+
+def test_split_points_are_the_same_bits_whichever_way_walls_are_drawn():
+    a, b = ((0, 5), (4, 1)), ((0, 0), (4, 8))
+    sets = [
+        WallSet.build([ag.Wall(*wa), ag.Wall(*wb)], Channel.EFFECT, (4, 5)).segs.tolist()
+        for wa in (a, a[::-1])
+        for wb in (b, b[::-1])
+    ]
+    # Two-way walls are taken from their lower end, so drawing one backwards changes no bit.
+    assert sets[0] == sets[1] == sets[2] == sets[3]
+    # Wall b leaves the 4 x 5 map: it is clipped one square beyond, at y = 6.
+    assert [3.0, 6.0] in [s[2:] for s in sets[0]]

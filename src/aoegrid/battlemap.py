@@ -15,7 +15,7 @@ from aoegrid.errors import AoegridWarning, InvalidTypeError, InvalidValueError, 
 from aoegrid.grid import Grid
 from aoegrid.spread import StepMasks
 from aoegrid.tokens import Token
-from aoegrid.walls import Channel, Wall, WallKind, WallSet, walls_from
+from aoegrid.walls import Channel, Wall, WallKind, WallSet, tidy, walls_from
 
 
 class BattleMap:
@@ -36,8 +36,9 @@ class BattleMap:
         What a map file said beyond walls and tokens (image, lights, source,
         notes); kept as given.
 
-    The walls are split where they cross and indexed once per map, on first
-    use, and reused by every query.
+    The walls are clipped to the map (one square beyond its edge), merged
+    where they duplicate or overlap, split where they cross and indexed once
+    per map, on first use, and reused by every query (see :attr:`notes`).
 
     Examples
     --------
@@ -100,16 +101,39 @@ class BattleMap:
             walls = list(self.walls)
             if channel is Channel.SIGHT:
                 walls += [w for poly in self.fog for w in walls_from(poly, blocks={"sight"})]
-            sets[channel] = WallSet.build(walls, channel)
+            sets[channel] = WallSet.build(walls, channel, (self.grid.width, self.grid.height))
         return sets[channel]
 
     def steps(self) -> StepMasks:
-        """Which spread steps the effect-blocking walls block (built once)."""
+        """Which spread steps the effect-blocking walls block (built per window as asked, once)."""
         prepared = self._prepared
         if prepared.steps is None:
             ws = self.wallset(Channel.EFFECT)
-            prepared.steps = StepMasks(self.grid.width, self.grid.height, ws.segs, ws.one_way)
+            # The walls before splitting: a step meets their union either way, and they are fewer.
+            prepared.steps = StepMasks(self.grid.width, self.grid.height, ws.unsplit, ws.unsplit_one_way)
         return prepared.steps
+
+    @property
+    def notes(self) -> list[str]:
+        """What is odd about this map: its file's notes, then what preparing its walls did.
+
+        The file's notes are ``info.notes`` (see :mod:`aoegrid.io`; none for a
+        map made in code). Then, counted over all its walls whatever they
+        block: duplicates and overlapping collinear walls merged, walls
+        clipped to the map (one square beyond its edge), walls wholly off it
+        dropped, zero-length walls dropped. Worked out when first asked.
+
+        Examples
+        --------
+        >>> import aoegrid as ag
+        >>> m = ag.BattleMap(ag.Grid(20, 20), walls=[ag.Wall((3, 1), (3, 9))] * 3 + [ag.Wall((0, 0), (1e9, 1e9))])
+        >>> m.notes
+        ['2 duplicate or overlapping walls merged', '1 wall clipped to the map (one square beyond its edge)']
+        """
+        prepared = self._prepared
+        if prepared.notes is None:
+            prepared.notes = tidy(self.walls, (self.grid.width, self.grid.height)).notes()
+        return [*getattr(self.info, "notes", ()), *prepared.notes]
 
     @property
     def doors(self) -> list[int]:
@@ -248,11 +272,12 @@ class BattleMap:
 class _Prepared:
     """A map's walls made ready for queries, built on first use, per wall set."""
 
-    __slots__ = ("sets", "steps")
+    __slots__ = ("notes", "sets", "steps")
 
     def __init__(self) -> None:
         self.sets: dict[Channel, WallSet] = {}
         self.steps: StepMasks | None = None
+        self.notes: list[str] | None = None
 
 
 def _polygon(obj: Any) -> shapely.Polygon:

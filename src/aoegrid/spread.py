@@ -13,14 +13,17 @@ the walls force, zero in open field, where a spread is exactly the burst.
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
+import shapely
 from numpy.typing import NDArray
 
 from aoegrid.options import Diagonals
 from aoegrid.raster import Window
 from aoegrid.regions import EPS
+from aoegrid.walls import clip
 
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
@@ -34,49 +37,58 @@ _STEPS = (*_ORTHO, *_DIAG)
 
 
 class StepMasks:
-    """Which steps out of each square of a grid a wall blocks, built once per map.
+    """Which steps out of each square of a grid a wall blocks, built as windows ask.
 
-    For every pair of a wall and a square near it, the eight steps out of the
-    square are tested against the wall, so the cost follows the walls' length,
-    not the map's size. A one-way wall blocks only steps that start on its
+    The grid is cut into tiles of :attr:`TILE` squares a side, each built on
+    first use and kept: the first spread on a huge map costs what its window
+    costs. In a tile, only the squares within one square of a wall's path are
+    tested (a step runs between square centres, so a wall meeting it passes
+    through one of the up to four squares it spans), each against the eight
+    steps out of it. A one-way wall blocks only steps that start on its
     blocking side.
+
+    Parameters
+    ----------
+    width, height : int
+        The grid's size in squares.
+    segs : (n, 4) float array
+        Wall segments ``[x0, y0, x1, y1]``.
+    one_way : (n,) int8 array
+        0 for two-way walls, +1 for walls blocking only steps from their
+        right, -1 from their left.
     """
 
-    def __init__(self, width: int, height: int, segs: FloatArray, one_way: NDArray[np.int8]) -> None:
+    TILE = 64
+
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        segs: FloatArray,
+        one_way: NDArray[np.int8],
+    ) -> None:
         self.width, self.height = width, height
-        self.blocked = {d: np.zeros((height, width), dtype=bool) for d in _STEPS}
-        if len(segs) == 0:
-            return
-        x0 = np.clip(np.floor(np.minimum(segs[:, 0], segs[:, 2])) - 1, 0, width - 1).astype(np.intp)
-        x1 = np.clip(np.floor(np.maximum(segs[:, 0], segs[:, 2])) + 1, 0, width - 1).astype(np.intp)
-        y0 = np.clip(np.floor(np.minimum(segs[:, 1], segs[:, 3])) - 1, 0, height - 1).astype(np.intp)
-        y1 = np.clip(np.floor(np.maximum(segs[:, 1], segs[:, 3])) + 1, 0, height - 1).astype(np.intp)
-        nx, ny = x1 - x0 + 1, y1 - y0 + 1
-        off_grid = (np.maximum(segs[:, 0], segs[:, 2]) < -1) | (np.minimum(segs[:, 0], segs[:, 2]) > width + 1)
-        off_grid |= (np.maximum(segs[:, 1], segs[:, 3]) < -1) | (np.minimum(segs[:, 1], segs[:, 3]) > height + 1)
-        count = np.where(off_grid, 0, nx * ny)
-        wall = np.arange(len(segs)).repeat(count)
-        k = np.arange(wall.size) - (np.cumsum(count) - count)[wall]
-        sx = x0[wall] + k % nx[wall]
-        sy = y0[wall] + k // nx[wall]
-        w = segs[wall]
-        way = one_way[wall]
-        px, py = sx + 0.5, sy + 0.5
-        start_side = (w[:, 2] - w[:, 0]) * (py - w[:, 1]) - (w[:, 3] - w[:, 1]) * (px - w[:, 0])
-        applies = (way == 0) | ((way > 0) & (start_side > 0)) | ((way < 0) & (start_side < 0))
-        for dx, dy in _STEPS:
-            steps = np.stack([px, py, px + dx, py + dy], axis=1)
-            hit = _meet_pairwise(steps, w) & applies
-            self.blocked[(dx, dy)][sy[hit], sx[hit]] = True
+        self.segs = np.asarray(segs, dtype=np.float64).reshape(-1, 4)
+        self.one_way = np.asarray(one_way, dtype=np.int8)
+        self._tree: shapely.STRtree | None = None
+        self._tiles: dict[tuple[int, int], dict[tuple[int, int], BoolArray]] = {}
 
     def window(self, window: Window) -> dict[tuple[int, int], BoolArray]:
         """The masks cut to ``window``; steps leaving the window are blocked too."""
         h, w = window.shape
-        ys = slice(window.y0, window.y0 + h)
-        xs = slice(window.x0, window.x0 + w)
-        out = {}
-        for (dx, dy), mask in self.blocked.items():
-            m = mask[ys, xs].copy()
+        out = {d: np.zeros((h, w), dtype=bool) for d in _STEPS}
+        t = self.TILE
+        for ty in range(max(window.y0, 0) // t, (min(window.y0 + h, self.height) - 1) // t + 1):
+            for tx in range(max(window.x0, 0) // t, (min(window.x0 + w, self.width) - 1) // t + 1):
+                tile = self._tile(tx, ty)
+                # The overlap of the tile and the window, in grid squares.
+                x0, x1 = max(tx * t, window.x0), min((tx + 1) * t, window.x0 + w, self.width)
+                y0, y1 = max(ty * t, window.y0), min((ty + 1) * t, window.y0 + h, self.height)
+                for d, mask in tile.items():
+                    out[d][y0 - window.y0 : y1 - window.y0, x0 - window.x0 : x1 - window.x0] = mask[
+                        y0 - ty * t : y1 - ty * t, x0 - tx * t : x1 - tx * t
+                    ]
+        for (dx, dy), m in out.items():
             if dx > 0:
                 m[:, -1] = True
             elif dx < 0:
@@ -85,8 +97,79 @@ class StepMasks:
                 m[-1, :] = True
             elif dy < 0:
                 m[0, :] = True
-            out[(dx, dy)] = m
         return out
+
+    def _tile(self, tx: int, ty: int) -> dict[tuple[int, int], BoolArray]:
+        """The blocked steps out of the squares of tile (tx, ty), built once."""
+        if (tx, ty) in self._tiles:
+            return self._tiles[(tx, ty)]
+        t = self.TILE
+        x0, y0 = tx * t, ty * t
+        blocked = {d: np.zeros((t, t), dtype=bool) for d in _STEPS}
+        self._tiles[(tx, ty)] = blocked
+        # A step out of a square of the tile spans squares at most one beyond it.
+        reach = (x0 - 1.0, y0 - 1.0, x0 + t + 1.0, y0 + t + 1.0)
+        near = self._near(reach)
+        if near.size == 0:
+            return blocked
+        wall, sx, sy = _squares_near(self.segs[near], reach)
+        inside = (sx >= x0) & (sx < min(x0 + t, self.width)) & (sy >= y0) & (sy < min(y0 + t, self.height))
+        wall, sx, sy = near[wall[inside]], sx[inside], sy[inside]
+        w = self.segs[wall]
+        way = self.one_way[wall]
+        px, py = sx + 0.5, sy + 0.5
+        start_side = (w[:, 2] - w[:, 0]) * (py - w[:, 1]) - (w[:, 3] - w[:, 1]) * (px - w[:, 0])
+        applies = (way == 0) | ((way > 0) & (start_side > 0)) | ((way < 0) & (start_side < 0))
+        for dx, dy in _STEPS:
+            steps = np.stack([px, py, px + dx, py + dy], axis=1)
+            hit = _meet_pairwise(steps, w) & applies
+            blocked[(dx, dy)][sy[hit] - y0, sx[hit] - x0] = True
+        return blocked
+
+    def _near(self, bounds: tuple[float, float, float, float]) -> NDArray[np.intp]:
+        """Indices of the walls whose boxes meet ``bounds``."""
+        if len(self.segs) == 0:
+            return np.empty(0, dtype=np.intp)
+        if self._tree is None:
+            self._tree = shapely.STRtree(shapely.linestrings(self.segs.reshape(-1, 2, 2)))
+        return np.asarray(self._tree.query(shapely.box(*bounds)), dtype=np.intp)
+
+
+#: How far (squares) a computed point on a wall may be from the true one.
+_SLACK = 1e-9
+
+
+def _squares_near(
+    segs: FloatArray, rect: tuple[float, float, float, float]
+) -> tuple[NDArray[np.intp], NDArray[np.intp], NDArray[np.intp]]:
+    """Pairs (wall, square) with the square within one square of the wall's part in ``rect``.
+
+    The wall's path is walked through its crossings of grid lines: between
+    two crossings it stays in one square, whose closed outline holds both, so
+    the squares meeting a point (one to four of them, to :data:`_SLACK`) of
+    every crossing and end cover the path. Those and their eight neighbours
+    are returned, each pair once: ``(wall, x, y)`` arrays.
+    """
+    pieces, which, _ = clip(segs, rect)
+    ax, ay, bx, by = pieces.T
+    points = [np.stack([ax, ay, which], axis=1), np.stack([bx, by, which], axis=1)]
+    for a, b, c, d, along_x in ((ax, bx, ay, by, True), (ay, by, ax, bx, False)):
+        # Crossings of the lines x = k (then y = k) between the piece's ends.
+        lo, hi = np.ceil(np.minimum(a, b)), np.floor(np.maximum(a, b))
+        count = np.where(a != b, np.maximum(hi - lo + 1, 0), 0).astype(np.intp)
+        row = np.arange(len(pieces)).repeat(count)
+        k = lo[row] + (np.arange(row.size) - (np.cumsum(count) - count)[row])
+        other = c[row] + (k - a[row]) / (b[row] - a[row]) * (d[row] - c[row])
+        xy = (k, other) if along_x else (other, k)
+        points.append(np.stack([*xy, which[row]], axis=1))
+    pts = np.vstack(points)
+    cells = []
+    for ex, ey in itertools.product((-_SLACK, _SLACK), repeat=2):
+        cx, cy = np.floor(pts[:, 0] + ex), np.floor(pts[:, 1] + ey)
+        for nx, ny in itertools.product((-1, 0, 1), repeat=2):
+            cells.append(np.stack([pts[:, 2], cx + nx, cy + ny], axis=1))
+    found = np.unique(np.vstack(cells).astype(np.intp), axis=0)
+    return found[:, 0], found[:, 1], found[:, 2]
 
 
 def _meet_pairwise(steps: FloatArray, walls: FloatArray) -> BoolArray:

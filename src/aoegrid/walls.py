@@ -12,14 +12,22 @@ Tie rules, the same everywhere in aoegrid:
   two joined walls is blocked (both sides of it are walled);
 * zero-length walls are dropped; duplicates and crossings are fine (walls are
   split where they cross, once per map).
+
+Preparing a map's walls costs what lies on or near the map: walls are clipped
+one square beyond its edge (:data:`MARGIN`) and dropped when wholly off it,
+duplicates and overlapping collinear walls are merged, and only then are the
+walls split where they cross, in time ``O((n + k) log n)`` and memory
+``O(n + k)`` for ``n`` walls and ``k`` crossings.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -29,8 +37,10 @@ from numpy.typing import NDArray
 from aoegrid._validate import point
 from aoegrid.errors import InvalidTypeError, InvalidValueError
 from aoegrid.options import Side, parse_option
+from aoegrid.visibility import Visibility, visibility
 
 FloatArray = NDArray[np.float64]
+BoolArray = NDArray[np.bool_]
 
 
 class Channel(str, Enum):
@@ -51,6 +61,24 @@ class WallKind(str, Enum):
 
 
 ALL_CHANNELS = frozenset(Channel)
+
+#: How far (squares) beyond the map's edge walls are kept. Every query frame
+#: lies within one square of the map, so inside any frame the walls are as
+#: given; and a wall crossing the edge still crosses it, so a line along the
+#: edge is blocked as before.
+MARGIN = 1.0
+#: Walls with an end more than this many map sizes away are cut exactly
+#: (in rationals): float rounding at such sizes would move them on the map.
+_FAR = 1024.0
+#: Two-way walls whose directions (radians) and offsets (per map size) differ
+#: by less than this lie on one line, for merging.
+_LINE_TOL = 1e-12
+#: Crossing parameters this close to 0 or 1 are at a wall's end.
+_END = 1e-12
+#: Walls queried at a time for crossing pairs: bounds each query's output.
+_CHUNK = 4096
+#: Frames holding more walls than this are searched outward from the origin.
+_DENSE = 2000
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,15 +119,17 @@ class Wall:
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
-        set_(self, "start", point(self.start, "Wall start"))
-        set_(self, "end", point(self.end, "Wall end"))
+        set_(self, "start", _point(self.start, "Wall start"))
+        set_(self, "end", _point(self.end, "Wall end"))
         raw = self.blocks
-        if isinstance(raw, str) or not isinstance(raw, Iterable):
-            raise InvalidTypeError(
-                f"Wall blocks must be a collection of 'effect', 'sight', 'movement'; got {raw!r}"
-            )
-        set_(self, "blocks", frozenset(parse_option(Channel, b, "Wall blocks") for b in raw))
-        set_(self, "kind", parse_option(WallKind, self.kind, "Wall kind"))
+        if raw is not ALL_CHANNELS:  # the default needs no parsing
+            if isinstance(raw, str) or not isinstance(raw, Iterable):
+                raise InvalidTypeError(
+                    f"Wall blocks must be a collection of 'effect', 'sight', 'movement'; got {raw!r}"
+                )
+            set_(self, "blocks", frozenset(parse_option(Channel, b, "Wall blocks") for b in raw))
+        if not isinstance(self.kind, WallKind):
+            set_(self, "kind", parse_option(WallKind, self.kind, "Wall kind"))
         if not isinstance(self.open, bool):
             raise InvalidTypeError(f"Wall open must be True or False, got {self.open!r}")
         if self.one_way is not None:
@@ -170,65 +200,395 @@ def walls_from(obj: Any, **options: Any) -> list[Wall]:
     return [Wall(a, b, **options) for a, b in itertools.pairwise(points)]
 
 
+def _point(value: Any, field: str) -> tuple[float, float]:
+    """``value`` as an ``(x, y)`` pair of finite floats.
+
+    A pair of finite floats is taken as it is: map files make a wall per
+    segment, 100,000s of them; anything else gets the full check.
+    """
+    if type(value) is tuple and len(value) == 2:
+        x, y = value
+        if type(x) is float and type(y) is float and math.isfinite(x) and math.isfinite(y):
+            return value
+    return point(value, field)
+
+
+@dataclass(frozen=True, slots=True)
+class Tidied:
+    """Wall segments made ready for splitting, and what was done to them.
+
+    ``segs`` is ``(n, 4)`` ``[x0, y0, x1, y1]`` and ``one_way`` ``(n,)`` as in
+    :class:`WallSet`. Counts, in walls: ``dropped`` zero-length, ``outside``
+    wholly off the map (they cannot block a line on it), ``clipped`` cut
+    :data:`MARGIN` beyond the map's edge, ``merged`` into another wall (a
+    duplicate, or a two-way wall overlapping a collinear one).
+    """
+
+    segs: FloatArray
+    one_way: NDArray[np.int8]
+    dropped: int = 0
+    outside: int = 0
+    clipped: int = 0
+    merged: int = 0
+
+    def notes(self) -> list[str]:
+        """One line per count that is not zero, e.g. ``"9,999 duplicate or overlapping walls merged"``."""
+        lines = [
+            (self.merged, "duplicate or overlapping wall{s} merged"),
+            (self.clipped, "wall{s} clipped to the map (one square beyond its edge)"),
+            (self.outside, "wall{s} wholly off the map dropped"),
+            (self.dropped, "zero-length wall{s} dropped"),
+        ]
+        return [f"{n:,} " + text.format(s="" if n == 1 else "s") for n, text in lines if n]
+
+
+def tidy(walls: Sequence[Wall], size: tuple[float, float] | None = None) -> Tidied:
+    """The segments of ``walls``: zero-length ones dropped, clipped, merged.
+
+    Parameters
+    ----------
+    walls : sequence of Wall
+        Every wall given is used, whatever it blocks.
+    size : (width, height), optional
+        The map's size in squares: walls are clipped to it, :data:`MARGIN`
+        wider, and dropped when they miss it. None keeps them whole.
+
+    Returns
+    -------
+    Tidied
+        Two-way walls are oriented from their lower end (x, then y); one-way
+        walls keep their direction.
+
+    Examples
+    --------
+    >>> t = tidy([Wall((0, 0), (1e9, 1e9)), Wall((1, 1), (3, 3)), Wall((3, 3), (1, 1))], (20, 20))
+    >>> t.segs.tolist(), t.clipped, t.merged
+    ([[0.0, 0.0, 21.0, 21.0]], 1, 2)
+    """
+    rows = np.array([(*w.start, *w.end) for w in walls], dtype=np.float64).reshape(-1, 4)
+    ways = np.array([0 if w.one_way is None else (1 if w.one_way is Side.RIGHT else -1) for w in walls], np.int8)
+    zero = (rows[:, 0] == rows[:, 2]) & (rows[:, 1] == rows[:, 3])
+    rows, ways = rows[~zero], ways[~zero]
+    outside = clipped = 0
+    scale = 1.0
+    if size is not None:
+        width, height = size
+        scale = max(float(width), float(height)) + 2 * MARGIN
+        pieces, which, cut = clip(rows, (-MARGIN, -MARGIN, width + MARGIN, height + MARGIN))
+        on_map = meets(pieces, (0.0, 0.0, float(width), float(height)))
+        outside = len(rows) - int(on_map.sum())
+        clipped = int(cut[on_map].sum())
+        rows, ways = pieces[on_map], ways[which[on_map]]
+    segs, ways, merged = _merge(rows, ways, scale)
+    return Tidied(segs, ways, int(zero.sum()), outside, clipped, merged)
+
+
+def _slab(a: FloatArray, e: FloatArray, lo: float, hi: float) -> tuple[FloatArray, FloatArray]:
+    """The parameters at which ``a + t * e`` enters and leaves ``[lo, hi]``."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        t_lo, t_hi = (lo - a) / e, (hi - a) / e
+    # A wall parallel to the slab is in it for every t, or for none.
+    inside = (a >= lo) & (a <= hi)
+    enter = np.where(e != 0.0, np.minimum(t_lo, t_hi), np.where(inside, -np.inf, np.inf))
+    leave = np.where(e != 0.0, np.maximum(t_lo, t_hi), np.where(inside, np.inf, -np.inf))
+    return enter, leave
+
+
+def _span(segs: FloatArray, rect: tuple[float, float, float, float]) -> tuple[FloatArray, ...]:
+    """Liang-Barsky parameters of ``segs`` against ``rect``: t0, t1 and the slabs' own."""
+    x0, y0, x1, y1 = rect
+    ax, ay, bx, by = segs.T
+    x_in, x_out = _slab(ax, bx - ax, x0, x1)
+    y_in, y_out = _slab(ay, by - ay, y0, y1)
+    t0 = np.maximum(np.maximum(x_in, y_in), 0.0)
+    t1 = np.minimum(np.minimum(x_out, y_out), 1.0)
+    return t0, t1, x_in, x_out, y_in, y_out
+
+
+def meets(segs: FloatArray, rect: tuple[float, float, float, float]) -> BoolArray:
+    """Whether each segment meets the closed rectangle ``rect`` (xmin, ymin, xmax, ymax)."""
+    t0, t1 = _span(segs, rect)[:2]
+    return np.asarray(t0 <= t1)
+
+
+def clip(
+    segs: FloatArray, rect: tuple[float, float, float, float]
+) -> tuple[FloatArray, NDArray[np.intp], BoolArray]:
+    """The pieces of ``segs`` inside ``rect``, each in its segment's direction.
+
+    Exact for any finite coordinates, up to 1.8e308: ends inside ``rect`` are
+    kept bit for bit; a cut end lies exactly on ``rect``'s side (computed
+    exactly, in rationals, for segments reaching :data:`_FAR` map sizes away,
+    where float rounding would move the wall). Segments meeting ``rect`` in a
+    point or not at all give no piece.
+
+    Returns
+    -------
+    pieces : (m, 4) float array
+    which : (m,) int array
+        The row of ``segs`` each piece comes from, in order.
+    cut : (m,) bool array
+        Whether the piece is shorter than its segment.
+    """
+    segs = np.asarray(segs, dtype=np.float64).reshape(-1, 4)
+    x0, y0, x1, y1 = rect
+    ax, ay, bx, by = segs.T
+    # Comparisons are exact at any size: what misses the box is out at once.
+    boxed = (np.minimum(ax, bx) <= x1) & (np.maximum(ax, bx) >= x0)
+    boxed &= (np.minimum(ay, by) <= y1) & (np.maximum(ay, by) >= y0)
+    far = np.abs(segs).max(axis=1) > _FAR * (1.0 + max(abs(v) for v in rect))
+    near = np.flatnonzero(boxed & ~far)
+    pieces, cut, kept = _clip_float(segs[near], rect)
+    rows, which, cuts = [pieces], [near[kept]], [cut]
+    for i in np.flatnonzero(boxed & far):
+        piece = _clip_exact(segs[i], rect)
+        if piece is not None:
+            rows.append(np.array([piece]))
+            which.append(np.array([i]))
+            cuts.append(np.array([True]))
+    order = np.argsort(np.concatenate(which), kind="stable")
+    return np.vstack(rows)[order], np.concatenate(which)[order].astype(np.intp), np.concatenate(cuts)[order]
+
+
+def _clip_float(segs: FloatArray, rect: tuple[float, float, float, float]) -> tuple[FloatArray, BoolArray, BoolArray]:
+    """:func:`clip` for segments with every coordinate within :data:`_FAR` map sizes: pieces, cut, kept."""
+    x0, y0, x1, y1 = rect
+    t0, t1, x_in, x_out, y_in, y_out = _span(segs, rect)
+    kept = t0 < t1
+    ax, ay, bx, by = segs[kept].T
+    ex, ey = bx - ax, by - ay
+    ends = []
+    for t, tx, ty, whole, px, py, ahead in (
+        (t0[kept], x_in[kept], y_in[kept], 0.0, ax, ay, False),
+        (t1[kept], x_out[kept], y_out[kept], 1.0, bx, by, True),
+    ):
+        # A cut end lies on the side it was cut at (entering: the side the
+        # wall comes from; leaving: the side it heads to), the other
+        # coordinate clamped, so rounding never puts it outside.
+        x = np.where(t == tx, np.where((ex > 0) == ahead, x1, x0), np.clip(ax + t * ex, x0, x1))
+        y = np.where(t == ty, np.where((ey > 0) == ahead, y1, y0), np.clip(ay + t * ey, y0, y1))
+        ends += [np.where(t == whole, px, x), np.where(t == whole, py, y)]
+    pieces = np.stack(ends, axis=1).reshape(-1, 4)
+    cut = (t0[kept] > 0.0) | (t1[kept] < 1.0)
+    # A sliver across a corner can round to a single point.
+    point_ = (pieces[:, 0] == pieces[:, 2]) & (pieces[:, 1] == pieces[:, 3])
+    kept[kept] = ~point_
+    return pieces[~point_], cut[~point_], kept
+
+
+def _clip_exact(seg: FloatArray, rect: tuple[float, float, float, float]) -> tuple[float, ...] | None:
+    """One segment clipped to ``rect`` in exact rational arithmetic, ends rounded once; None if no piece."""
+    a = [Fraction(float(v)) for v in seg]
+    t0, t1 = Fraction(0), Fraction(1)
+    for k, (lo, hi) in enumerate(((rect[0], rect[2]), (rect[1], rect[3]))):
+        p, e = a[k], a[k + 2] - a[k]
+        if e == 0:
+            if not lo <= p <= hi:
+                return None
+            continue
+        enter, leave = sorted(((Fraction(lo) - p) / e, (Fraction(hi) - p) / e))
+        t0, t1 = max(t0, enter), min(t1, leave)
+    if t0 >= t1:
+        return None
+    piece = tuple(float(a[k] + t * (a[k + 2] - a[k])) for t in (t0, t1) for k in (0, 1))
+    return None if piece[:2] == piece[2:] else piece
+
+
+def _merge(segs: FloatArray, ways: NDArray[np.int8], scale: float) -> tuple[FloatArray, NDArray[np.int8], int]:
+    """Merge duplicate walls, and two-way walls overlapping collinear ones.
+
+    One-way walls merge only with exact duplicates (same direction). Two-way
+    walls are grouped by the line they lie on (direction and offset, to
+    :data:`_LINE_TOL`), and in each line the intervals that overlap by a
+    positive length become one wall from the lowest end to the highest.
+    Walls that only touch end to end stay apart: a point of origin at their
+    shared end is at a wall's end, not inside one. Returns the walls, their
+    ways and how many were merged away.
+    """
+    two = ways == 0
+    one = np.unique(np.column_stack([segs[~two], ways[~two]]), axis=0)
+    s = segs[two]
+    swap = (s[:, 0] > s[:, 2]) | ((s[:, 0] == s[:, 2]) & (s[:, 1] > s[:, 3]))
+    s = np.where(swap[:, None], s[:, [2, 3, 0, 1]], s)
+    merged_two = _merge_lines(s, scale)
+    out = np.vstack([merged_two, one[:, :4]])
+    out_ways = np.concatenate([np.zeros(len(merged_two), np.int8), one[:, 4].astype(np.int8)])
+    return out, out_ways, len(segs) - len(out)
+
+
+def _merge_lines(s: FloatArray, scale: float) -> FloatArray:
+    """Two-way segments (lower end first) with overlapping collinear ones merged."""
+    n = len(s)
+    if n < 2:
+        return s
+    dx, dy = s[:, 2] - s[:, 0], s[:, 3] - s[:, 1]
+    length = np.hypot(dx, dy)
+    ux, uy = dx / length, dy / length
+    line_a = np.floor(np.arctan2(dy, dx) / _LINE_TOL).astype(np.int64)
+    line_c = np.floor((ux * s[:, 1] - uy * s[:, 0]) / (_LINE_TOL * scale)).astype(np.int64)
+    order = np.lexsort((line_c, line_a))
+    s, ux, uy, line_a, line_c = s[order], ux[order], uy[order], line_a[order], line_c[order]
+    starts = np.flatnonzero(np.r_[True, (line_a[1:] != line_a[:-1]) | (line_c[1:] != line_c[:-1])])
+    group = np.repeat(np.arange(starts.size), np.diff(np.r_[starts, n]))
+    # Project onto each line's first direction: intervals [lo, hi] along it.
+    rx, ry = ux[starts][group], uy[starts][group]
+    p0, p1 = rx * s[:, 0] + ry * s[:, 1], rx * s[:, 2] + ry * s[:, 3]
+    first = p0 <= p1
+    lo, hi = np.where(first, p0, p1), np.where(first, p1, p0)
+    lo_pt = np.where(first[:, None], s[:, :2], s[:, 2:])
+    hi_pt = np.where(first[:, None], s[:, 2:], s[:, :2])
+    order = np.lexsort((lo, group))
+    group, lo, hi, lo_pt, hi_pt = group[order], lo[order], hi[order], lo_pt[order], hi_pt[order]
+    # The farthest end so far in each line, by rank (groups ascend, so a
+    # running maximum of group * n + rank never crosses into the next line).
+    by_hi = np.argsort(hi, kind="stable")
+    rank = np.empty(n, np.int64)
+    rank[by_hi] = np.arange(n)
+    reach = np.maximum.accumulate(group * n + rank) - group * n
+    new_line = np.r_[True, group[1:] != group[:-1]]
+    run_start = new_line | np.r_[True, lo[1:] >= hi[by_hi[reach[:-1]]]]
+    run = np.cumsum(run_start) - 1
+    last = np.r_[np.flatnonzero(run[1:] != run[:-1]), n - 1]
+    return np.column_stack([lo_pt[run_start], hi_pt[by_hi[reach[last]]]])
+
+
 @dataclass(frozen=True, slots=True)
 class WallSet:
-    """Walls of one channel, split where they cross, with a spatial index.
+    """Walls of one channel, clipped, merged, split where they cross, with a spatial index.
 
     ``segs`` is ``(n, 4)`` ``[x0, y0, x1, y1]``; ``one_way`` is ``(n,)``:
     0 for two-way walls, +1 for walls blocking only lines from their right,
-    -1 from their left. Built once per map and channel.
+    -1 from their left. ``unsplit`` and ``unsplit_one_way`` are the same
+    walls before splitting (fewer, longer: what spread steps are tested
+    against). Built once per map and channel. The counts are as in
+    :class:`Tidied`.
     """
 
     segs: FloatArray
     one_way: NDArray[np.int8]
     tree: shapely.STRtree = field(repr=False)
+    unsplit: FloatArray = field(repr=False)
+    unsplit_one_way: NDArray[np.int8] = field(repr=False)
     dropped: int = 0
+    outside: int = 0
+    clipped: int = 0
+    merged: int = 0
 
     @staticmethod
-    def build(walls: Iterable[Wall], channel: Channel) -> WallSet:
-        rows, ways = [], []
-        dropped = 0
-        for w in walls:
-            if not w.blocks_channel(channel):
-                continue
-            if w.length == 0.0:
-                dropped += 1
-                continue
-            rows.append([*w.start, *w.end])
-            ways.append(0 if w.one_way is None else (1 if w.one_way is Side.RIGHT else -1))
-        segs = np.asarray(rows, dtype=np.float64).reshape(-1, 4)
-        segs, ways_arr = _node(segs, np.asarray(ways, dtype=np.int8))
-        lines = shapely.linestrings(segs.reshape(-1, 2, 2)) if len(segs) else np.empty(0, dtype=object)
-        return WallSet(segs, ways_arr, shapely.STRtree(lines), dropped)
+    def build(walls: Iterable[Wall], channel: Channel, size: tuple[float, float] | None = None) -> WallSet:
+        """The walls of ``walls`` blocking ``channel``, prepared (see :func:`tidy`) and split.
 
-    def near(self, bounds: tuple[float, float, float, float]) -> tuple[FloatArray, NDArray[np.int8]]:
-        """The segments whose boxes meet ``bounds`` (xmin, ymin, xmax, ymax)."""
+        ``size`` is the map's (width, height) in squares: walls are clipped to
+        it (:data:`MARGIN` wider); None keeps them whole.
+        """
+        t = tidy([w for w in walls if w.blocks_channel(channel)], size)
+        segs, ways = _node(t.segs, t.one_way)
+        lines = shapely.linestrings(segs.reshape(-1, 2, 2)) if len(segs) else np.empty(0, dtype=object)
+        tree = shapely.STRtree(lines)
+        return WallSet(segs, ways, tree, t.segs, t.one_way, t.dropped, t.outside, t.clipped, t.merged)
+
+    def indices(self, bounds: tuple[float, float, float, float]) -> NDArray[np.intp]:
+        """Indices, ascending, of the segments whose boxes meet ``bounds`` (xmin, ymin, xmax, ymax)."""
         if len(self.segs) == 0:
-            return self.segs, self.one_way
+            return np.empty(0, dtype=np.intp)
         idx = self.tree.query(shapely.box(*bounds))
         idx.sort()
+        return idx
+
+    def near(self, bounds: tuple[float, float, float, float]) -> tuple[FloatArray, NDArray[np.int8]]:
+        """The segments whose boxes meet ``bounds`` (xmin, ymin, xmax, ymax), and their ways."""
+        idx = self.indices(bounds)
         return self.segs[idx], self.one_way[idx]
+
+    def visibility(self, origin: tuple[float, float], frame: tuple[float, float, float, float]) -> Visibility:
+        """The visibility of ``origin`` among these walls, exact inside ``frame``.
+
+        The same as :func:`aoegrid.visibility.visibility` over the walls
+        meeting ``frame``, reading only the walls it needs: in a frame holding
+        many walls it first looks in a small box round the origin, and doubles
+        the box until walls close the polygon inside it (no vertex on a side
+        of the box that is not the frame's). Walls beyond a closed polygon cannot change it, so the cost
+        follows what the origin sees, not how crowded the frame is.
+
+        Raises
+        ------
+        OriginOnWallError
+            If ``origin`` lies inside a wall.
+        """
+        idx = self.indices(frame)
+        ox, oy = origin
+        fx0, fy0, fx1, fy1 = frame
+        # A box about _DENSE walls would fill, were they spread evenly.
+        half = max(fx1 - fx0, fy1 - fy0) / 2 * math.sqrt(_DENSE / max(idx.size, 1))
+        while idx.size > _DENSE:
+            box = (max(fx0, ox - half), max(fy0, oy - half), min(fx1, ox + half), min(fy1, oy + half))
+            if box == (fx0, fy0, fx1, fy1):
+                break
+            inner = self.indices(box)
+            vis = visibility(origin, self.segs[inner], self.one_way[inner], box)
+            px, py = vis.polygon().T
+            # A vertex on a side of the box inside the frame (to rounding)
+            # means the box, not a wall, closes the polygon there.
+            tol = 1e-7 * max(1.0, half)
+            open_ = ((px <= box[0] + tol) & (box[0] > fx0)) | ((px >= box[2] - tol) & (box[2] < fx1))
+            open_ |= ((py <= box[1] + tol) & (box[1] > fy0)) | ((py >= box[3] - tol) & (box[3] < fy1))
+            if not open_.any():
+                return vis
+            half *= 2
+        return visibility(origin, self.segs[idx], self.one_way[idx], frame)
 
 
 def _node(segs: FloatArray, ways: NDArray[np.int8]) -> tuple[FloatArray, NDArray[np.int8]]:
-    """Split segments where they cross or touch another's interior."""
+    """Split segments where they cross or touch another's interior.
+
+    Crossing pairs come from a spatial index, :data:`_CHUNK` segments at a
+    time; each crossing is computed in numpy and every segment is cut at its
+    crossings in order along it. Time ``O((n + k) log n)``, memory
+    ``O(n + k)`` for ``k`` crossings.
+    """
     n = len(segs)
     if n < 2:
         return segs, ways
     lines = shapely.linestrings(segs.reshape(-1, 2, 2))
     tree = shapely.STRtree(lines)
-    left, right = tree.query(lines, predicate="intersects")
-    keep = left < right
-    left, right = left[keep], right[keep]
     # Compute each crossing from the pair in one fixed order (by coordinates,
     # not by place in the list), so the split point, and every answer that
     # depends on its last bit, is the same however the walls are listed.
     rank = np.empty(n, dtype=np.intp)
     rank[np.lexsort(segs.T[::-1])] = np.arange(n)
-    swap = rank[left] > rank[right]
-    left, right = np.where(swap, right, left), np.where(swap, left, right)
-    cuts: list[dict[float, tuple[float, float]]] = [{} for _ in range(n)]
-    a, b = segs[left], segs[right]
+    found = [np.empty((0, 4))]
+    for lo in range(0, n, _CHUNK):
+        left, right = tree.query(lines[lo : lo + _CHUNK], predicate="intersects")
+        left = left + lo
+        keep = left < right
+        left, right = left[keep], right[keep]
+        swap = rank[left] > rank[right]
+        found.append(_crossings(segs, np.where(swap, right, left), np.where(swap, left, right)))
+    cuts = np.vstack(found)
+    # Sort by segment, then along it; of cuts at the same parameter keep the
+    # lowest point, so the choice does not depend on the order pairs came in.
+    order = np.lexsort((cuts[:, 3], cuts[:, 2], cuts[:, 1], cuts[:, 0]))
+    cuts = cuts[order]
+    same = (cuts[1:, 0] == cuts[:-1, 0]) & (cuts[1:, 1] == cuts[:-1, 1])
+    cuts = cuts[np.r_[True, ~same][: len(cuts)]]
+    owner = cuts[:, 0].astype(np.intp)
+    count = np.bincount(owner, minlength=n)
+    # Each segment's points: its start, its cuts in order, its end.
+    first = np.cumsum(count + 2) - (count + 2)
+    pts = np.empty((n + cuts.shape[0] + n, 2))
+    pts[first] = segs[:, :2]
+    pts[first + count + 1] = segs[:, 2:]
+    pts[first[owner] + 1 + np.arange(owner.size) - (np.cumsum(count) - count)[owner]] = cuts[:, 2:]
+    seg_of = np.repeat(np.arange(n), count + 2)
+    step = np.flatnonzero(seg_of[1:] == seg_of[:-1])
+    pieces = np.hstack([pts[step], pts[step + 1]])
+    real = (pieces[:, 0] != pieces[:, 2]) | (pieces[:, 1] != pieces[:, 3])
+    return pieces[real], ways[seg_of[step[real]]]
+
+
+def _crossings(segs: FloatArray, i: NDArray[np.intp], j: NDArray[np.intp]) -> FloatArray:
+    """The cuts the crossing pairs ``(i, j)`` make: rows ``[segment, t, x, y]``."""
+    a, b = segs[i], segs[j]
     p, r = a[:, :2], a[:, 2:] - a[:, :2]
     q, s = b[:, :2], b[:, 2:] - b[:, :2]
     denom = r[:, 0] * s[:, 1] - r[:, 1] * s[:, 0]
@@ -236,25 +596,15 @@ def _node(segs: FloatArray, ways: NDArray[np.int8]) -> tuple[FloatArray, NDArray
     with np.errstate(divide="ignore", invalid="ignore"):
         t = (qp[:, 0] * s[:, 1] - qp[:, 1] * s[:, 0]) / denom
         u = (qp[:, 0] * r[:, 1] - qp[:, 1] * r[:, 0]) / denom
-    for k in np.flatnonzero(denom != 0.0):
-        i, j, tk, uk = int(left[k]), int(right[k]), float(t[k]), float(u[k])
-        # Cut at the other wall's exact end when it ends here (a T-junction),
-        # so joined walls share the point bit for bit and leave no gap.
-        if uk <= 1e-12 or uk >= 1 - 1e-12:
-            at = tuple(segs[j, :2] if uk < 0.5 else segs[j, 2:])
-        elif tk <= 1e-12 or tk >= 1 - 1e-12:
-            at = tuple(segs[i, :2] if tk < 0.5 else segs[i, 2:])
-        else:
-            at = (float(p[k, 0] + tk * r[k, 0]), float(p[k, 1] + tk * r[k, 1]))
-        if 1e-12 < tk < 1 - 1e-12:
-            cuts[i][tk] = at
-        if 1e-12 < uk < 1 - 1e-12:
-            cuts[j][uk] = at
-    out, out_ways = [], []
-    for i in range(n):
-        pts = [tuple(segs[i, :2])] + [cuts[i][t] for t in sorted(cuts[i])] + [tuple(segs[i, 2:])]
-        for (x0, y0), (x1, y1) in itertools.pairwise(pts):
-            if (x0, y0) != (x1, y1):
-                out.append([x0, y0, x1, y1])
-                out_ways.append(ways[i])
-    return np.asarray(out, dtype=np.float64), np.asarray(out_ways, dtype=np.int8)
+    # Cut at the other wall's exact end when it ends here (a T-junction),
+    # so joined walls share the point bit for bit and leave no gap.
+    at = p + t[:, None] * r
+    at = np.where(((t <= _END) | (t >= 1 - _END))[:, None], np.where((t < 0.5)[:, None], p, a[:, 2:]), at)
+    at = np.where(((u <= _END) | (u >= 1 - _END))[:, None], np.where((u < 0.5)[:, None], q, b[:, 2:]), at)
+    crossing = denom != 0.0
+    on_i = crossing & (t > _END) & (t < 1 - _END)
+    on_j = crossing & (u > _END) & (u < 1 - _END)
+    return np.vstack([
+        np.column_stack([i[on_i], t[on_i], at[on_i]]),
+        np.column_stack([j[on_j], u[on_j], at[on_j]]),
+    ])

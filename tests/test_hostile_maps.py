@@ -1,0 +1,290 @@
+"""Hostile maps (issue 10): duplicates, self-crossing polylines, far and huge walls.
+
+Each reproducer from the issue, with the answer it must give: the answer of the
+same map drawn cleanly. Costs follow what lies on or near the map.
+"""
+
+import math
+import types
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import shapely
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import aoegrid as ag
+from aoegrid.raster import Window
+from aoegrid.regions import EPS
+from aoegrid.spread import StepMasks
+from aoegrid.visibility import visibility
+from aoegrid.walls import Channel, WallSet, clip, tidy
+
+
+def wall_set(m):
+    return m.wallset("effect")
+
+
+# --- far and huge walls --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("length", [1e7, 1e20, 1e154, 1e200, 1e308])
+@pytest.mark.parametrize("both_far", [False, True])
+def test_a_far_wall_acts_as_its_part_on_the_map(length, both_far):
+    start = (-length, -length) if both_far else (0.0, 0.0)
+    m = ag.BattleMap(ag.Grid(20, 20), walls=[ag.Wall(start, (length, length))])
+    near = ag.BattleMap(ag.Grid(20, 20), walls=[ag.Wall((0, 0), (30, 30))])
+    a = ag.area(ag.Sphere(20), at=(10, 5), on=m, rules="pf2e")
+    assert len(a) == 44
+    assert a.squares == ag.area(ag.Sphere(20), at=(10, 5), on=near, rules="pf2e").squares
+    # Clipped one square beyond the map's edge, exactly on the diagonal.
+    lower = -1.0 if both_far else 0.0
+    assert wall_set(m).segs.tolist() == [[lower, lower, 21.0, 21.0]]
+    assert m.notes == ["1 wall clipped to the map (one square beyond its edge)"]
+    with pytest.raises(ag.OriginOnWallError, match=r"point of origin \(5, 5\) lies on the wall"):
+        ag.area(ag.Sphere(20), at=(5, 5), on=m, rules="pf2e")
+
+
+def test_clipping_is_exact_at_any_size():
+    rect = (-1.0, -1.0, 21.0, 21.0)
+    segs = np.array([
+        [-1e308, 5.0, 1e308, 5.0],  # across, both ends far
+        [5.0, 5.0, -1.7e308, 3e300],  # from the map out to the far left
+        [30.0, 7.5, -30.0, 7.5],  # direction kept (one-way walls need it)
+        [-1e308, -1e308, -1e300, 1e308],  # wholly off
+        [3.0, 4.0, 5.0, 6.0],  # wholly inside: kept bit for bit
+    ])
+    pieces, which, cut = clip(segs, rect)
+    # The cut end of row 1 is where the line from (5, 5) through (-1.7e308, 3e300) meets x = -1.
+    y = Fraction(5) + Fraction(-6) / (Fraction(-1.7e308) - 5) * (Fraction(3e300) - 5)
+    assert pieces.tolist() == [
+        [-1.0, 5.0, 21.0, 5.0],
+        [5.0, 5.0, -1.0, float(y)],
+        [21.0, 7.5, -1.0, 7.5],
+        [3.0, 4.0, 5.0, 6.0],
+    ]
+    assert which.tolist() == [0, 1, 2, 4] and cut.tolist() == [True, True, True, False]
+
+
+def test_walls_off_the_map_are_dropped_and_counted():
+    walls = [ag.Wall((-5, -5), (-3, 40)), ag.Wall((2, 2), (2, 2)), ag.Wall((0, 3), (-4, 3)), ag.Wall((1, 1), (4, 1))]
+    m = ag.BattleMap(ag.Grid(10, 10), walls=walls)
+    ws = wall_set(m)
+    # (0, 3)-(-4, 3) touches the map's edge: it is kept, cut one square out.
+    assert (ws.outside, ws.dropped, ws.clipped) == (1, 1, 1)
+    assert sorted(ws.segs.tolist()) == [[-1.0, 3.0, 0.0, 3.0], [1.0, 1.0, 4.0, 1.0]]
+    assert m.notes == [
+        "1 wall clipped to the map (one square beyond its edge)",
+        "1 wall wholly off the map dropped",
+        "1 zero-length wall dropped",
+    ]
+
+
+def test_a_line_along_the_map_edge_is_still_blocked_by_a_wall_crossing_it():
+    # The wall crosses the edge x = 0 at (0, 7): the margin keeps that a crossing, not an end.
+    m = ag.BattleMap(ag.Grid(10, 10), walls=[ag.Wall((-3, 7), (2, 7))])
+    vis = wall_set(m).visibility((0.0, 5.0), (-1.0, -1.0, 11.0, 11.0))
+    assert vis.sees(np.array([0.0, 0.0]), np.array([6.0, 8.0])).tolist() == [True, False]
+    with pytest.raises(ag.OriginOnWallError):
+        ag.area(ag.Sphere(10), at=(0, 7), on=m, rules="sw5e")
+
+
+# --- duplicates and overlaps ------------------------------------------------------------
+
+
+def test_ten_thousand_duplicate_walls_are_one():
+    wall = ag.Wall((3.5, 1.0), (3.5, 9.0))
+    copies = [wall] * 5_000 + [ag.Wall(wall.end, wall.start)] * 5_000
+    m = ag.BattleMap(ag.Grid(20, 20), walls=copies)
+    one = ag.BattleMap(ag.Grid(20, 20), walls=[wall])
+    assert wall_set(m).merged == 9_999 and wall_set(m).segs.tolist() == [[3.5, 1.0, 3.5, 9.0]]
+    assert m.notes == ["9,999 duplicate or overlapping walls merged"]
+    for mode in ("burst", "spread"):
+        a = ag.area(ag.Sphere(20), at=(2, 5), on=m, mode=mode)
+        # The open burst's 36 squares less the 8 of columns 4 and 5, behind the wall.
+        assert a.squares == ag.area(ag.Sphere(20), at=(2, 5), on=one, mode=mode).squares
+        assert len(a) == 28 and max(x for x, _ in a.squares) == 3
+
+
+def test_a_hundred_thousand_short_polylines():
+    # The issue's .dd2vtt: 100,000 two-point polylines, 10 distinct ones.
+    walls = [((k % 10, (k * 7) % 10), (k % 10 + 0.25, (k * 7) % 10 + 0.25)) for k in range(100_000)]
+    m = ag.BattleMap(ag.Grid(20, 20), walls=[ag.Wall(a, b) for a, b in walls])
+    distinct = ag.BattleMap(ag.Grid(20, 20), walls=[ag.Wall(a, b) for a, b in walls[:10]])
+    assert wall_set(m).merged == 99_990 and len(wall_set(m).segs) == 10
+    a = ag.area(ag.Sphere(20), at=(10, 5), on=m)
+    assert len(a) == 44 and a.squares == ag.area(ag.Sphere(20), at=(10, 5), on=distinct).squares
+
+
+def test_collinear_walls_merge_when_they_overlap_not_when_they_touch():
+    t = tidy([ag.Wall((0, 0), (2, 2)), ag.Wall((3, 3), (1, 1)), ag.Wall((3, 3), (5, 5)), ag.Wall((0, 4), (4, 4))])
+    assert t.merged == 1
+    assert sorted(t.segs.tolist()) == [[0.0, 0.0, 3.0, 3.0], [0.0, 4.0, 4.0, 4.0], [3.0, 3.0, 5.0, 5.0]]
+    # The shared end of two touching walls is a wall's end: an origin may stand there.
+    m = ag.BattleMap(ag.Grid(8, 8), walls=[ag.Wall((1, 4), (4, 4)), ag.Wall((4, 4), (7, 4))])
+    assert len(ag.area(ag.Sphere(5), at=(4, 4), on=m, rules="sw5e")) == 4
+    overlapping = ag.BattleMap(ag.Grid(8, 8), walls=[ag.Wall((1, 4), (5, 4)), ag.Wall((4, 4), (7, 4))])
+    with pytest.raises(ag.OriginOnWallError):
+        ag.area(ag.Sphere(5), at=(4, 4), on=overlapping, rules="sw5e")
+
+
+def test_one_way_walls_merge_only_with_the_same_wall_the_same_way():
+    right = ag.Wall((5, 0), (5, 8), one_way="right")
+    walls = [right, right, ag.Wall((5, 8), (5, 0), one_way="right"), ag.Wall((5, 0), (5, 8))]
+    t = tidy(walls)
+    assert t.merged == 1
+    assert sorted(zip(t.segs.tolist(), t.one_way.tolist())) == [
+        ([5.0, 0.0, 5.0, 8.0], 0), ([5.0, 0.0, 5.0, 8.0], 1), ([5.0, 8.0, 5.0, 0.0], 1)
+    ]
+
+
+# --- self-crossing polylines -------------------------------------------------------------
+
+
+def random_polyline(points, seed=7):
+    return np.random.default_rng(seed).uniform(0, 20, size=(points, 2))
+
+
+def proper_crossings(walk):
+    """How many pairs of the polyline's segments cross properly (brute force)."""
+    a, b = walk[:-1], walk[1:]
+    i, j = np.triu_indices(len(a), k=2)  # neighbours share an end, no crossing
+
+    def orient(p, q, r):
+        return np.sign((q[..., 0] - p[..., 0]) * (r[..., 1] - p[..., 1]) - (q[..., 1] - p[..., 1]) * (r[..., 0] - p[..., 0]))
+
+    return int(((orient(a[i], b[i], a[j]) * orient(a[i], b[i], b[j]) < 0)
+                & (orient(a[j], b[j], a[i]) * orient(a[j], b[j], b[i]) < 0)).sum())
+
+
+def test_a_thousand_point_self_crossing_polyline():
+    walk = random_polyline(1000)
+    m = ag.BattleMap(ag.Grid(20, 20), walls=[walk.tolist()])
+    ws = wall_set(m)
+    # Every crossing cuts both its segments once.
+    assert len(ws.segs) == 999 + 2 * proper_crossings(walk) == 236_473
+    vis = ws.visibility((10.0, 5.0), (4.0, -1.0, 16.0, 11.0))
+    window = Window(6, 1, 8, 8)
+    assert np.argwhere(vis.fraction(window) > EPS).tolist() == [[3, 3], [3, 4], [4, 3], [4, 4]]
+
+
+@pytest.mark.parametrize("origin", [(10.0, 5.0), (3.3, 17.1), (0.0, 0.0), (20.0, 11.0), (0.0, 13.5)])
+def test_a_crowded_frame_gives_the_visibility_of_all_its_walls(origin):
+    walk = random_polyline(300)
+    ws = wall_set(ag.BattleMap(ag.Grid(20, 20), walls=[walk.tolist()]))
+    frame, window = (-1.0, -1.0, 21.0, 21.0), Window(0, 0, 20, 20)
+    assert len(ws.indices(frame)) == 19_997  # crowded: searched outward from the origin
+    fast = ws.visibility(origin, frame)
+    full = visibility(origin, *ws.near(frame), frame)
+    np.testing.assert_allclose(fast.fraction(window), full.fraction(window), atol=1e-12)
+    assert np.array_equal(fast.blocked_corners(window), full.blocked_corners(window))
+
+
+# --- splitting and spread steps ------------------------------------------------------------
+
+
+def test_splitting_in_chunks_finds_every_crossing(monkeypatch):
+    rows = [ag.Wall((0, k + 0.5), (60, k + 0.5)) for k in range(60)] + [ag.Wall((k + 0.5, 0), (k + 0.5, 60)) for k in range(60)]
+    whole = WallSet.build(rows, Channel.EFFECT)
+    monkeypatch.setattr("aoegrid.walls._CHUNK", 7)
+    chunked = WallSet.build(rows, Channel.EFFECT)
+    # 120 lines, each cut by the 60 across it into 61 pieces.
+    assert len(whole.segs) == len(chunked.segs) == 120 * 61
+    assert sorted(map(tuple, whole.segs.tolist())) == sorted(map(tuple, chunked.segs.tolist()))
+
+
+def test_step_masks_by_tile_match_a_direct_test_of_every_step():
+    rng = np.random.default_rng(3)
+    ends = np.round(rng.uniform(-2, 13, size=(12, 4)) * 2) / 2  # ends on half squares: many exact touches
+    ends = ends[(ends[:, 0] != ends[:, 2]) | (ends[:, 1] != ends[:, 3])]
+    width, height = 11, 9
+    small = StepMasks(width, height, ends, np.zeros(len(ends), np.int8))
+    small.TILE = 4  # tiles meeting inside the window
+    big = StepMasks(width, height, ends, np.zeros(len(ends), np.int8))
+    window = Window(0, 0, width, height)
+    walls = shapely.linestrings(ends.reshape(-1, 2, 2))
+    for d, mask in small.window(window).items():
+        assert np.array_equal(mask, big.window(window)[d])
+        dx, dy = d
+        for y in range(height):
+            for x in range(width):
+                leaves = not (0 <= x + dx < width and 0 <= y + dy < height)
+                step = shapely.LineString([(x + 0.5, y + 0.5), (x + dx + 0.5, y + dy + 0.5)])
+                assert mask[y, x] == (leaves or bool((shapely.distance(walls, step) <= EPS).any()))
+
+
+# --- notes -------------------------------------------------------------------------------
+
+
+def test_notes_join_the_files_notes_and_what_preparing_the_walls_did():
+    info = types.SimpleNamespace(notes=("no format field: read as Universal VTT 0.3",))
+    walls = [ag.Wall((1, 1), (1, 5))] * 3
+    m = ag.BattleMap(ag.Grid(8, 8), walls=walls, info=info)
+    assert m.notes == ["no format field: read as Universal VTT 0.3", "2 duplicate or overlapping walls merged"]
+    assert ag.BattleMap(ag.Grid(8, 8), walls=walls[:1]).notes == []
+
+
+# --- the property: hostile copies of clean walls give the clean answers --------------------
+
+
+@st.composite
+def hostile_maps(draw):
+    """A clean map and the same walls drawn hostilely: copies, reversed copies,
+    overlapping collinear pieces, ends pushed 2**40 times farther out, shuffled."""
+    width, height = draw(st.integers(6, 12)), draw(st.integers(6, 12))
+    clean, hostile = [], []
+    for _ in range(draw(st.integers(1, 6))):
+        a = (draw(st.integers(-3, width + 3)), draw(st.integers(-3, height + 3)))
+        d = draw(st.tuples(st.integers(-3, 3), st.integers(-3, 3)).filter(lambda v: v != (0, 0)))
+        k = draw(st.integers(1, 5))
+        way = draw(st.sampled_from([None, None, "left", "right"]))
+
+        def at(i, a=a, d=d):
+            return (float(a[0] + i * d[0]), float(a[1] + i * d[1]))
+
+        clean.append(ag.Wall(at(0), at(k), one_way=way))
+        b = at(k)
+        beyond = not (-1 <= b[0] <= width + 1 and -1 <= b[1] <= height + 1)
+        kinds = draw(st.lists(st.sampled_from(["copy", "reverse", "piece", "far"]), max_size=3))
+        hostile.append(ag.Wall(at(0), at(k * 2**40) if "far" in kinds and beyond else at(k), one_way=way))
+        for kind in kinds:
+            if kind == "copy":
+                hostile.append(ag.Wall(at(0), at(k), one_way=way))
+            elif kind == "reverse" and way is None:
+                hostile.append(ag.Wall(at(k), at(0)))
+            elif kind == "piece":
+                i = draw(st.integers(0, k - 1))
+                hostile.append(ag.Wall(at(i), at(draw(st.integers(i + 1, k))), one_way=way))
+    hostile = draw(st.permutations(hostile))
+    origin = (draw(st.integers(0, width - 1)) + 0.37, draw(st.integers(0, height - 1)) + 0.61)
+    return ag.Grid(width, height), clean, hostile, origin
+
+
+def answers(grid, walls, origin):
+    m = ag.BattleMap(grid, walls=walls)
+    try:
+        burst = ag.area(ag.Sphere(20), at=origin, on=m, rules="sw5e")
+        spread = ag.area(ag.Sphere(20), at=origin, on=m, rules="sw5e", mode="spread")
+    except ag.OriginOnWallError:
+        return None
+    return burst.squares, burst.visible, spread.squares, ag.line_of_effect(m, origin)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hostile_maps())
+def test_hostile_walls_give_the_answers_of_the_clean_ones(case):
+    grid, clean, hostile, origin = case
+    want, got = answers(grid, clean, origin), answers(grid, hostile, origin)
+    assert (want is None) == (got is None)
+    if want is None:
+        return
+    assert got[0] == want[0] and got[2] == want[2]
+    np.testing.assert_allclose(got[1], want[1], atol=1e-9)
+    np.testing.assert_allclose(got[3], want[3], atol=1e-9)
+    # Clipping changes nothing on the map: the clean walls kept whole give the same.
+    frame = (-1.0, -1.0, grid.width + 1.0, grid.height + 1.0)
+    whole = WallSet.build(clean, Channel.EFFECT)
+    unclipped = visibility(origin, *whole.near(frame), frame).fraction(Window(0, 0, grid.width, grid.height))
+    np.testing.assert_allclose(want[3], unclipped, atol=1e-9)
+    assert math.isfinite(float(unclipped.sum()))

@@ -47,7 +47,7 @@ from aoegrid.shapes import SHAPE_TYPES, Cylinder, Line, Shapable, Shape, Sphere
 from aoegrid.spread import StepMasks, path_distance
 from aoegrid.stencils import _Origin, _stencil_on_grid, shape_extent
 from aoegrid.tokens import Space, Token
-from aoegrid.visibility import Visibility, visibility
+from aoegrid.visibility import Visibility
 from aoegrid.walls import Channel
 
 if TYPE_CHECKING:
@@ -224,8 +224,7 @@ def _check_units(shape: Shape, rules: Rules, grid: Grid) -> None:
 def see_from(bmap: BattleMap, channel: Channel, origin: tuple[float, float],
              frame: tuple[float, float, float, float]) -> Visibility:
     """The visibility of ``origin`` on ``bmap`` among walls meeting ``frame``."""
-    segs, ways = bmap.wallset(channel).near(frame)
-    return visibility(origin, segs, ways, frame)
+    return bmap.wallset(channel).visibility(origin, frame)
 
 
 def _frame(grid: Grid, points: list[tuple[float, float]], window: Window | None = None) -> tuple[float, float, float, float]:

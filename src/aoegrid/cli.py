@@ -208,8 +208,7 @@ def _info_command(args: argparse.Namespace) -> str:
         xs = [c for w in m.walls for c in (w.start[0], w.end[0])]
         ys = [c for w in m.walls for c in (w.start[1], w.end[1])]
         lines.append(f"wall bounds: x {min(xs):g}..{max(xs):g}, y {min(ys):g}..{max(ys):g}")
-    for note in getattr(info, "notes", ()):
-        lines.append(f"note: {note}")
+    lines += [f"note: {note}" for note in m.notes]
     return "\n".join(lines)
 
 

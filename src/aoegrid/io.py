@@ -846,18 +846,6 @@ def _grid(fields: _Fields, name: str, width: float, height: float, notes: list[s
         fields.fail(name, f"gives a {shown_int(w, ',')} x {shown_int(h, ',')} grid, too large: {exc}")
 
 
-def _outside_note(walls: list[Wall], grid: Grid, what: str) -> list[str]:
-    """A note counting the walls wholly off the grid (kept: they still block)."""
-    if not walls:
-        return []
-    lines = shapely.linestrings([[w.start, w.end] for w in walls])
-    outside = int((~shapely.intersects(lines, shapely.box(0, 0, grid.width, grid.height))).sum())
-    if not outside:
-        return []
-    note = f"{outside} of {len(walls)} walls (doors and windows included) lie wholly outside the {what}"
-    return [note + " (kept: they still block)"]
-
-
 def _count_note(count: int, text: str) -> list[str]:
     """``text`` with the count for ``{n}`` and a plural ``s`` for ``{s}``; nothing for 0."""
     return [text.format(n=count, s="" if count == 1 else "s")] if count else []
@@ -942,7 +930,6 @@ def _uvtt_map(src: _JsonFile, *, objects: bool = True) -> BattleMap:
 
     walls = [Wall(a, b) for a, b in segments]
     walls += [Wall(a, b, kind=WallKind.DOOR if closed else WallKind.WINDOW) for (a, b), closed in portals]
-    notes += _outside_note(walls, grid, "image")
     info = MapInfo(src.source, fmt, ppg, (ox, oy), tuple(lights), tuple(notes), src.image)
     return BattleMap(grid, walls, info=info)
 
@@ -1107,7 +1094,6 @@ def _foundry_map(src: _JsonFile, *, invisible_blocks_effect: bool = True) -> Bat
     for key in ("tokens", "lights"):
         if isinstance(d.get(key), list):
             notes += _count_note(len(d[key]), f"skipped {{n}} {key[:-1]}{{s}} (not read)")
-    notes += _outside_note(walls, grid, "scene")
     info = MapInfo(src.source, fmt, size, (float(shift[0]), float(shift[1])), (), tuple(notes))
     return BattleMap(grid, walls, info=info)
 

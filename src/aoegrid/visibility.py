@@ -305,5 +305,4 @@ def line_of_effect(on: Any, origin: Any, channel: str = "effect") -> NDArray[np.
         raise OffGridError(f"origin ({p[0]:g}, {p[1]:g}) is off the {grid.width} x {grid.height} grid")
     ch = parse_option(Channel, channel, "line_of_effect channel")
     frame = (-1.0, -1.0, grid.width + 1.0, grid.height + 1.0)
-    segs, ways = on.wallset(ch).near(frame)
-    return visibility(p, segs, ways, frame).fraction(Window(0, 0, grid.width, grid.height))
+    return on.wallset(ch).visibility(p, frame).fraction(Window(0, 0, grid.width, grid.height))

@@ -326,7 +326,7 @@ def test_a_creatures_emanation_follows_the_creature_on_its_map():
     entered, left = aura.subject_changes(later)
     assert [t.name for t in entered] == [] and [t.name for t in left] == ["friend"]
     assert [r.token.name for r in later.tokens()] == ["paladin"]
-    assert later._made.on.token("paladin").space == ag.Space(9, 5, 1, 1)
+    assert later.battlemap.token("paladin").space == ag.Space(9, 5, 1, 1)
     assert m.token("paladin").space == ag.Space(5, 5, 1, 1)  # the first map is unchanged
 
 

@@ -1,71 +1,28 @@
-"""Areas: which squares an effect covers.
+"""Areas: which squares an effect covers, and whom it reaches.
 
-:func:`area` is the entry point; it returns an :class:`Area`, a set of squares
-on a grid that knows how it was made.
+:func:`area` is the entry point; it returns an :class:`Area`: the lazily
+computed squares of :mod:`aoegrid.result`, built by :mod:`aoegrid.build`,
+with creature queries (:mod:`aoegrid.targets`) and pictures
+(:mod:`aoegrid.plotting`, :mod:`aoegrid.text`) layered on top.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable
+from typing import Any
 
-import numpy as np
-from numpy.typing import NDArray
-
-from aoegrid._validate import point, real
 from aoegrid.battlemap import BattleMap
-from aoegrid.cover import grade
-from aoegrid.directions import right_normal, unit_vector
-from aoegrid.distance import measure
-from aoegrid.errors import (
-    GridMismatchError,
-    InvalidTypeError,
-    InvalidValueError,
-    OffGridError,
-)
+from aoegrid.build import build_area
+from aoegrid.errors import InvalidTypeError, InvalidValueError
 from aoegrid.grid import Grid
-from aoegrid.options import (
-    Diagonals,
-    Inclusion,
-    Mode,
-    OriginPoint,
-    SpaceOrigin,
-    parse_option,
-)
-from aoegrid.raster import (
-    Window,
-    center_offsets,
-    centers,
-    far_offsets,
-    near_offsets,
-)
-from aoegrid.regions import EPS
-from aoegrid.rules import Rules, resolve_rules
-from aoegrid.shapes import SHAPE_TYPES, Cylinder, Line, Shapable, Shape, Sphere
-from aoegrid.spread import StepMasks, path_distance
-from aoegrid.stencils import _Origin, _stencil_on_grid, shape_extent
+from aoegrid.options import Mode
+from aoegrid.plotting import png_bytes
+from aoegrid.result import AreaCore
+from aoegrid.rules import Rules
+from aoegrid.shapes import Shape
+from aoegrid.targets import Reached, reached
+from aoegrid.text import render
 from aoegrid.tokens import Space, Token
-from aoegrid.visibility import Visibility
-from aoegrid.walls import Channel
-
-if TYPE_CHECKING:
-    from aoegrid.targets import Reached
-
-BoolArray = NDArray[np.bool_]
-FloatArray = NDArray[np.float64]
-
-@dataclass(frozen=True, slots=True)
-class _Made:
-    """How an area was asked for, to move it or to measure creatures from it."""
-
-    on: Any
-    at: Any
-    include_origin: bool | None
-    caster: Any
-    elevation: float
-    origin: _Origin
 
 
 def area(
@@ -151,183 +108,16 @@ def area(
      . . . . . . . .
      . . . . . . . .
     """
-    if isinstance(on, BattleMap):
-        grid, bmap = on.grid, on
-    elif isinstance(on, Grid):
-        grid, bmap = on, None
-    else:
-        raise InvalidTypeError(
-            f"on must be an aoegrid.Grid or BattleMap, got {on!r} of type {type(on).__name__}"
-        )
-    if not isinstance(shape, SHAPE_TYPES):
-        raise InvalidTypeError(
-            f"shape must be one of Sphere, Cylinder, Cone, Line, Cube, Shapable; got {shape!r}"
-        )
-    rules = resolve_rules(rules)
-    mode = parse_option(Mode, mode, "mode")
-    if include_origin is not None and not isinstance(include_origin, bool):
-        raise InvalidTypeError(f"include_origin must be True, False or None, got {include_origin!r}")
-    _check_units(shape, rules, grid)
-    caster_space: Space | None = None
-    if isinstance(at, (Token, Space)):
-        caster_space = at.space if isinstance(at, Token) else at
-        _check_space(caster_space, grid)
-        origin = _origin_from_space(shape, caster_space, rules)
-    else:
-        p = point(at, "at")
-        if not grid.contains_point(p):
-            raise OffGridError(
-                f"origin {_fmt(p)} is off the {grid.width} x {grid.height} grid; points "
-                f"must lie in [0, {grid.width}] x [0, {grid.height}] (the border counts)"
-            )
-        if rules.origin is OriginPoint.INTERSECTION and not (p[0].is_integer() and p[1].is_integer()):
-            near = (round(p[0]), round(p[1]))
-            raise InvalidValueError(
-                f"{rules.name} rules put every point of origin on a grid intersection; "
-                f"{_fmt(p)} is not one (nearest: {near}). Pass an intersection, or "
-                f"rules.replace(origin='any') to allow any point"
-            )
-        origin = _Origin(p[0], p[1], p[0], p[1])
-
-    if bmap is not None and caster is not None and rules.hidden_origin_to_near_side and origin.is_point:
-        origin = _near_side(bmap, _viewpoint(caster, grid), origin)
-    stop = math.inf
-    if bmap is not None and isinstance(shape, Line) and rules.line_stops_at_wall:
-        d = unit_vector(float(shape.direction))
-        frame = _frame(bmap.grid, [(origin.x0, origin.y0)])
-        vis = see_from(bmap, Channel.EFFECT, (origin.x0, origin.y0), frame)
-        stop = vis.reach(math.atan2(d[1], d[0]))
-    window, local = _stencil_on_grid(shape, origin, rules, grid, stop)
-    result = Area(grid, window, local, shape=shape, origin=caster_space or (origin.x0, origin.y0),
-                  rules=rules, mode=mode)
-    result._made = _Made(on, at, include_origin, caster, real(elevation, "elevation"), origin)
-    if bmap is not None:
-        result._on_map(bmap, _samples(origin), origin)
-    if caster_space is not None:
-        included = shape.name in rules.origin_included if include_origin is None else include_origin
-        if not included:
-            result._clear(caster_space)
-    return result
+    return build_area(Area, shape, at, on, rules, mode, include_origin=include_origin, caster=caster,
+                      elevation=elevation)
 
 
-def _check_units(shape: Shape, rules: Rules, grid: Grid) -> None:
-    """Refuse sizes written in another unit than the grid's: they would be silently mis-scaled."""
-    for what, units in ((f"{rules.name} rules measure", rules.units), (f"{shape!r} is sized", shape.units)):
-        if units is not None and units != grid.units:
-            raise InvalidValueError(
-                f"{what} in {units!r} but the grid is in {grid.units!r} "
-                f"({grid.square:g} {grid.units} a square); make the grid in the same unit, "
-                f"e.g. aoegrid.Grid({grid.width}, {grid.height}, units={units!r})"
-            )
-
-
-def see_from(bmap: BattleMap, channel: Channel, origin: tuple[float, float],
-             frame: tuple[float, float, float, float]) -> Visibility:
-    """The visibility of ``origin`` on ``bmap`` among walls meeting ``frame``."""
-    return bmap.wallset(channel).visibility(origin, frame)
-
-
-def _frame(grid: Grid, points: list[tuple[float, float]], window: Window | None = None) -> tuple[float, float, float, float]:
-    """A box around ``window`` (or the whole grid) and ``points``, one square wider."""
-    if window is None:
-        window = Window(0, 0, grid.width, grid.height)
-    xs = [window.x0, window.x0 + window.width, *(p[0] for p in points)]
-    ys = [window.y0, window.y0 + window.height, *(p[1] for p in points)]
-    return min(xs) - 1.0, min(ys) - 1.0, max(xs) + 1.0, max(ys) + 1.0
-
-
-def _samples(origin: _Origin) -> list[tuple[float, float]]:
-    """Where lines of effect start: the point, or a space's corners (nudged in) and centre."""
-    if origin.is_point:
-        return [(origin.x0, origin.y0)]
-    nudge = 1e-6
-    x0, y0, x1, y1 = origin.x0 + nudge, origin.y0 + nudge, origin.x1 - nudge, origin.y1 - nudge
-    cx, cy = (origin.x0 + origin.x1) / 2, (origin.y0 + origin.y1) / 2
-    return [(x0, y0), (x1, y0), (x0, y1), (x1, y1), (cx, cy)]
-
-
-def _viewpoint(caster: Any, grid: Grid) -> tuple[float, float]:
-    if isinstance(caster, (Token, Space)):
-        space = caster.space if isinstance(caster, Token) else caster
-        return space.center
-    p = point(caster, "caster")
-    if not grid.contains_point(p):
-        raise OffGridError(f"caster {_fmt(p)} is off the {grid.width} x {grid.height} grid")
-    return p
-
-
-def _near_side(bmap: BattleMap, viewer: tuple[float, float], origin: _Origin) -> _Origin:
-    """5e: an unseen point of origin behind a wall moves to the wall's near side."""
-    target = (origin.x0, origin.y0)
-    frame = _frame(bmap.grid, [viewer, target])
-    if see_from(bmap, Channel.SIGHT, viewer, frame).sees(np.array(target[0]), np.array(target[1])):
-        return origin
-    vis = see_from(bmap, Channel.EFFECT, viewer, frame)
-    dx, dy = target[0] - viewer[0], target[1] - viewer[1]
-    dist = math.hypot(dx, dy)
-    reach = vis.reach(math.atan2(dy, dx))
-    if dist <= reach:
-        return origin  # unseen, but no wall in the way (fog, darkness): it stays
-    # Just short of the wall, so the point is on the caster's side of it.
-    t = max(reach - 1e-6, 0.0) / dist
-    p = (viewer[0] + t * dx, viewer[1] + t * dy)
-    return _Origin(p[0], p[1], p[0], p[1])
-
-
-def _fmt(p: tuple[float, float]) -> str:
-    return f"({p[0]:g}, {p[1]:g})"
-
-
-def _check_space(space: Space, grid: Grid) -> None:
-    x0, y0, x1, y1 = space.bounds
-    if x0 < 0 or y0 < 0 or x1 > grid.width or y1 > grid.height:
-        raise OffGridError(
-            f"creature space {space} is not wholly on the {grid.width} x {grid.height} grid"
-        )
-
-
-def _origin_from_space(shape: Shape, space: Space, rules: Rules) -> _Origin:
-    x0, y0, x1, y1 = space.bounds
-    if isinstance(shape, (Sphere, Cylinder)):
-        if rules.from_space is SpaceOrigin.EDGES:
-            return _Origin(x0, y0, x1, y1)
-        cx, cy = space.center
-        if rules.origin is OriginPoint.INTERSECTION:
-            cx, cy = math.floor(cx), math.floor(cy)
-        return _Origin(cx, cy, cx, cy)
-    if isinstance(shape, Shapable):
-        raise InvalidValueError(
-            "a Shapable area is placed at an intersection, not on a creature; pass at=(x, y)"
-        )
-    d = unit_vector(float(shape.direction))
-    cx, cy = space.center
-    # Leave the space along the direction: the first side the ray meets.
-    tx = (space.width / 2) / abs(d[0]) if d[0] else math.inf
-    ty = (space.height / 2) / abs(d[1]) if d[1] else math.inf
-    t = min(tx, ty)
-    px, py = cx + t * d[0], cy + t * d[1]
-    if rules.origin is OriginPoint.INTERSECTION:
-        n = right_normal(d)
-        corners = [(x, y) for x in (x0, x1) for y in (y0, y1)]
-        # Nearest corner; an exact tie goes to the corner right of the direction.
-        px, py = min(
-            corners,
-            key=lambda c: (round(math.hypot(c[0] - px, c[1] - py), 9), -(c[0] * n[0] + c[1] * n[1])),
-        )
-    return _Origin(px, py, px, py)
-
-
-def _clear_space(local: BoolArray, window: Window, space: Space) -> None:
-    xa = max(space.x - window.x0, 0)
-    ya = max(space.y - window.y0, 0)
-    xb = min(space.x + space.width - window.x0, window.width)
-    yb = min(space.y + space.height - window.y0, window.height)
-    if xa < xb and ya < yb:
-        local[ya:yb, xa:xb] = False
-
-
-class Area:
+class Area(AreaCore):
     """A set of squares on a grid, with how it was made.
+
+    What :func:`area` returns: an :class:`~aoegrid.result.AreaCore` (computed
+    lazily: walls, cover grades, sight and paths only when read) with the
+    creatures it reaches, moving, and pictures on top.
 
     Masks are ``(height, width)`` bool arrays indexed ``[y, x]``; x grows to
     the right and y down. Areas on the same grid combine with ``|``, ``&``
@@ -354,211 +144,7 @@ class Area:
     (True, 8, 0, True)
     """
 
-    __slots__ = (
-        "_cover",
-        "_local",
-        "_made",
-        "_map",
-        "_mask",
-        "_path",
-        "_samples",
-        "_shape_local",
-        "_sight",
-        "_vis",
-        "_visible",
-        "grid",
-        "mode",
-        "origin",
-        "rules",
-        "shape",
-        "window",
-    )
-
-    def __init__(
-        self,
-        grid: Grid,
-        window: Window,
-        local: BoolArray,
-        *,
-        shape: Shape | None = None,
-        origin: tuple[float, float] | Space | None = None,
-        rules: Rules | None = None,
-        mode: Mode | None = None,
-    ) -> None:
-        self.grid = grid
-        self.window = window
-        self._local = local
-        self._shape_local = local
-        self.shape = shape
-        self.origin = origin
-        self.rules = rules
-        self.mode = mode
-        self._mask: BoolArray | None = None
-        self._made: _Made | None = None
-        self._map: BattleMap | None = None
-        self._samples: list[tuple[float, float]] = []
-        self._vis: dict[Channel, list[Visibility]] = {}
-        self._visible: FloatArray | None = None
-        self._cover: NDArray[np.int8] | None = None
-        self._sight: tuple[FloatArray, NDArray[np.int8]] | None = None
-        self._path: FloatArray | None = None
-
-    # --- walls -------------------------------------------------------------
-
-    def _views(self, channel: Channel) -> list[Visibility]:
-        """The visibility of every sample origin, built once per channel."""
-        assert self._map is not None
-        if channel not in self._vis:
-            frame = _frame(self.grid, self._samples, self.window)
-            self._vis[channel] = [see_from(self._map, channel, p, frame) for p in self._samples]
-        return self._vis[channel]
-
-    def _reach(self, channel: Channel, window: Window | None = None) -> tuple[FloatArray, NDArray[np.int8]]:
-        """Visible fractions and cover grades over ``window`` (default the area's), from every sample."""
-        assert self.rules is not None
-        window = window or self.window
-        visible = np.zeros(window.shape)
-        blocked = np.full(window.shape, 4, dtype=np.int_)
-        for vis in self._views(channel):
-            np.maximum(visible, vis.fraction(window), out=visible)
-            np.minimum(blocked, vis.blocked_corners(window), out=blocked)
-        return visible, grade(self.rules.cover, visible, blocked)
-
-    def _on_map(self, bmap: BattleMap, samples: list[tuple[float, float]], origin: _Origin) -> None:
-        """Cut the shape by the map's walls, as the mode and rules say."""
-        assert self.rules is not None
-        self._map, self._samples = bmap, samples
-        shape = self._shape_local
-        self._visible, self._cover = self._reach(Channel.EFFECT)
-        if isinstance(self.shape, Cylinder) and self.rules.cylinder_ignores_walls:
-            self._local = shape
-        elif self.mode is Mode.SPREAD:
-            # A spread is a burst that can also turn corners: every square a
-            # straight line reaches is in, whatever its centre-to-centre path.
-            self._local = shape & ((self._visible > EPS) | self._spread(bmap, origin))
-        else:
-            self._local = shape & (self._visible > EPS)
-
-    def _spread(self, bmap: BattleMap, origin: _Origin) -> BoolArray:
-        """Squares whose path around walls is short enough (see :mod:`aoegrid.spread`)."""
-        assert self.rules is not None and self.shape is not None
-        w, rules = self.window, self.rules
-        xs, ys = w.xs, w.ys
-        fx = far_offsets(xs, origin.x0, origin.x1)[None, :]
-        fy = far_offsets(ys, origin.y0, origin.y1)[:, None]
-        # The first step: squares whose closed extent holds the origin (or
-        # overlaps the space), entered along a line that crosses no wall.
-        touching = (near_offsets(xs, origin.x0, origin.x1)[None, :] == 0) & (
-            near_offsets(ys, origin.y0, origin.y1)[:, None] == 0
-        )
-        cx, cy = centers(w)
-        seen = np.zeros(w.shape, dtype=bool)
-        for vis in self._views(Channel.EFFECT):
-            seen |= vis.sees(cx, cy)
-        start = measure(fx, fy, rules.diagonals)
-        parity = np.broadcast_to((np.floor(np.minimum(fx, fy)) % 2).astype(np.int8), w.shape)
-        walled = path_distance(
-            w, np.where(touching & seen, start, np.inf), parity, bmap.steps().window(w), rules.diagonals
-        )
-        # The same count with no walls: the detour is the difference, zero in
-        # open field. From intersections the lattice rules' open-field count
-        # is the far-corner count itself; otherwise walk it.
-        whole = all(float(v).is_integer() for v in (origin.x0, origin.y0, origin.x1, origin.y1))
-        if whole and rules.diagonals is not Diagonals.EUCLIDEAN:
-            open_field = start
-        else:
-            no_walls = StepMasks(w.width, w.height, np.empty((0, 4)), np.empty(0, np.int8))
-            open_field = path_distance(
-                w, np.where(touching, start, np.inf), parity,
-                no_walls.window(Window(0, 0, w.width, w.height)), rules.diagonals,
-            )
-        self._path = walled * self.grid.square
-        with np.errstate(invalid="ignore"):  # inf - inf where neither reaches
-            detour = np.where(np.isfinite(walled), walled - open_field, np.inf)
-        if rules.inclusion is Inclusion.FAR_EDGE:
-            own = start
-        elif rules.inclusion is Inclusion.CENTER:
-            own = np.hypot(center_offsets(xs, origin.x0, origin.x1)[None, :], center_offsets(ys, origin.y0, origin.y1)[:, None])
-        else:
-            own = np.hypot(near_offsets(xs, origin.x0, origin.x1)[None, :], near_offsets(ys, origin.y0, origin.y1)[:, None])
-        # The spread may travel as far as the shape itself reaches: its true
-        # outline (a triangle cone's far corners lie beyond its length), or
-        # its farthest square under the rules' own count, whichever is more.
-        radius = shape_extent(self.shape, rules, self.grid.square)
-        held = own[self._shape_local]
-        if held.size:
-            radius = max(radius, float(held.max()))
-        return np.asarray(own + detour <= radius + EPS)
-
-    def _restricted(self, local: BoolArray) -> Area:
-        """A copy of this area keeping only the squares of ``local`` (same window)."""
-        out = Area(self.grid, self.window, local, shape=self.shape, origin=self.origin, rules=self.rules, mode=self.mode)
-        for name in ("_shape_local", "_made", "_map", "_samples", "_vis", "_visible", "_cover", "_sight", "_path"):
-            setattr(out, name, getattr(self, name))
-        return out
-
-    def _clear(self, space: Space) -> None:
-        """Leave a creature's own squares out."""
-        self._local = self._local.copy()
-        _clear_space(self._local, self.window, space)
-        self._mask = None
-
-    def _full(self, local: NDArray[Any], fill: Any) -> NDArray[Any]:
-        w = self.window
-        out = np.full(self.grid.shape, fill, dtype=local.dtype)
-        out[w.y0 : w.y0 + w.height, w.x0 : w.x0 + w.width] = local
-        out.flags.writeable = False
-        return out
-
-    def _need_map(self, what: str) -> None:
-        if self._map is None:
-            raise InvalidValueError(
-                f"{what} needs walls: compute the area on an aoegrid.BattleMap, not a bare Grid"
-            )
-
-    @property
-    def shape_mask(self) -> BoolArray:
-        """The squares of the shape before walls cut it."""
-        return self._full(self._shape_local, False)
-
-    @property
-    def visible(self) -> FloatArray:
-        """Exact fraction of each square of the shape reached by line of effect."""
-        self._need_map("visible")
-        assert self._visible is not None
-        return self._full(np.where(self._shape_local, self._visible, np.nan), np.nan)
-
-    @property
-    def cover(self) -> NDArray[np.int8]:
-        """Cover grade of each square of the shape (-1 elsewhere)."""
-        self._need_map("cover")
-        assert self._cover is not None
-        return self._full(np.where(self._shape_local, self._cover, -1).astype(np.int8), -1)
-
-    def _sight_arrays(self) -> tuple[FloatArray, NDArray[np.int8]]:
-        self._need_map("line of sight")
-        if self._sight is None:
-            self._sight = self._reach(Channel.SIGHT)
-        return self._sight
-
-    @property
-    def sight_visible(self) -> FloatArray:
-        """Exact fraction of each square of the shape the origin can see."""
-        v, _ = self._sight_arrays()
-        return self._full(np.where(self._shape_local, v, np.nan), np.nan)
-
-    @property
-    def sight_cover(self) -> NDArray[np.int8]:
-        """Grade of each square of the shape by line of sight (-1 elsewhere)."""
-        _, c = self._sight_arrays()
-        return self._full(np.where(self._shape_local, c, -1).astype(np.int8), -1)
-
-    @property
-    def path_distance(self) -> FloatArray:
-        """For spreads: path length around walls to each square, in the grid's unit."""
-        if self._path is None:
-            raise InvalidValueError("path_distance is computed for spreads on a BattleMap (mode='spread')")
-        return self._full(self._path, np.inf)
+    __slots__ = ()
 
     # --- creatures -----------------------------------------------------------
 
@@ -569,8 +155,6 @@ class Area:
         for the options (``membership``, ``where``, ``tags``, ``exclude``,
         ``limit``).
         """
-        from aoegrid.targets import reached
-
         return reached(self, tokens, **options)
 
     def moved(self, at: Any) -> Area:
@@ -595,9 +179,9 @@ class Area:
         >>> len(aura), len(later), [t.name for t in aura.subject_changes(later)[0]]
         (21, 21, ['orc'])
         """
-        if self._made is None or self.shape is None or self.rules is None or self.mode is None:
+        if self.recipe is None or self.shape is None or self.rules is None or self.mode is None:
             raise InvalidValueError("only an area made by aoegrid.area() can be moved, not a combination")
-        m = self._made
+        m = self.recipe
         on = m.on
         if isinstance(m.at, (Token, Space)):
             if not isinstance(at, (Token, Space)):
@@ -626,85 +210,8 @@ class Area:
         now = {r.token.label: r.token for r in after.tokens(pool)}
         return [t for k, t in now.items() if k not in before], [t for k, t in before.items() if k not in now]
 
-    # --- the squares -------------------------------------------------------
-
-    @property
-    def mask(self) -> BoolArray:
-        """``(height, width)`` read-only bool array, ``mask[y, x]``."""
-        if self._mask is None:
-            w = self.window
-            if (w.width, w.height) == (self.grid.width, self.grid.height):
-                full = self._local
-                full.flags.writeable = False
-            else:
-                full = self._full(self._local, False)
-            self._mask = full
-        return self._mask
-
-    @property
-    def squares(self) -> list[tuple[int, int]]:
-        """The covered squares as ``(x, y)``, sorted by y, then x."""
-        ys, xs = np.nonzero(self._local)
-        return list(zip((xs + self.window.x0).tolist(), (ys + self.window.y0).tolist()))
-
-    def __len__(self) -> int:
-        return int(np.count_nonzero(self._local))
-
-    def __iter__(self) -> Iterator[tuple[int, int]]:
-        return iter(self.squares)
-
-    def __contains__(self, square: Any) -> bool:
-        try:
-            sx, sy = square
-            x, y = int(sx), int(sy)
-        except (TypeError, ValueError, OverflowError):  # not a pair of finite numbers: not a square
-            return False
-        w = self.window
-        if not (w.x0 <= x < w.x0 + w.width and w.y0 <= y < w.y0 + w.height):
-            return False
-        return bool(self._local[y - w.y0, x - w.x0])
-
-    def __bool__(self) -> bool:
-        return bool(self._local.any())
-
-    def _combine(self, other: object, op: str) -> Area:
-        if not isinstance(other, Area):
-            return NotImplemented
-        if other.grid != self.grid:
-            raise GridMismatchError(
-                f"cannot combine areas on different grids: {self.grid} and {other.grid}"
-            )
-        a, b = self.mask, other.mask
-        out = {"|": a | b, "&": a & b, "-": a & ~b}[op]
-        return Area(self.grid, Window(0, 0, self.grid.width, self.grid.height), out)
-
-    def __or__(self, other: object) -> Area:
-        return self._combine(other, "|")
-
-    def __and__(self, other: object) -> Area:
-        return self._combine(other, "&")
-
-    def __sub__(self, other: object) -> Area:
-        return self._combine(other, "-")
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Area):
-            return NotImplemented
-        return self.grid == other.grid and bool(np.array_equal(self.mask, other.mask))
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        rules = self.rules.name if self.rules is not None else None
-        return (
-            f"<Area {len(self)} squares of a {self.grid.width}x{self.grid.height} grid; "
-            f"shape={self.shape!r}, origin={self.origin!r}, rules={rules!r}>"
-        )
-
     def _repr_png_(self) -> bytes:
         """The picture Jupyter shows (drawn without touching pyplot's state)."""
-        from aoegrid.plotting import png_bytes
-
         return png_bytes(self)
 
     def to_text(self, *, margin: int | None = None) -> str:
@@ -713,7 +220,5 @@ class Area:
         ``margin=None`` draws the whole grid; a number draws the area and its
         origin with that many squares around. See :func:`aoegrid.text.render`.
         """
-        from aoegrid.text import render
-
         return render(self, margin=margin)
 

@@ -112,7 +112,7 @@ def summary(a: Area) -> str:
     shape = a.shape
     assert shape is not None and a.rules is not None and a.mode is not None
     lines = [f"{shape.name} {_size_of(shape):g} {a.grid.units} at {a.origin}, {a.rules.name} {a.mode.value}: {len(a)} squares"]
-    if a._map is not None:
+    if a.battlemap is not None:
         cover = a.cover[a.mask]
         partial = int((cover > 0).sum())
         blocked = int((a.shape_mask & ~a.mask).sum())

@@ -7,9 +7,9 @@ from typing import Any
 
 import numpy as np
 
-from aoegrid.area import Area
 from aoegrid.cover import GRADES, Cover
 from aoegrid.errors import InvalidValueError
+from aoegrid.result import AreaCore
 from aoegrid.tokens import Space
 
 
@@ -28,7 +28,7 @@ def shape_record(shape: Any) -> dict[str, Any]:
     return {"kind": shape.name, **fields}
 
 
-def area_record(a: Area, *, inputs: dict[str, Any] | None = None) -> dict[str, Any]:
+def area_record(a: AreaCore, *, inputs: dict[str, Any] | None = None) -> dict[str, Any]:
     """Everything an area says, as JSON-ready data.
 
     Keys: ``inputs`` (as given, echoed), ``rules``, ``shape``, ``origin``,
@@ -57,7 +57,7 @@ def area_record(a: Area, *, inputs: dict[str, Any] | None = None) -> dict[str, A
         "count": len(a),
         "squares": [[x, y] for x, y in a.squares],
     }
-    if a._map is not None:
+    if a.battlemap is not None:
         names = GRADES[a.rules.cover]
         cover, visible, mask = a.cover, a.visible, a.mask
         ys, xs = np.nonzero(mask & (cover > Cover.NONE))

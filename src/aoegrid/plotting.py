@@ -21,28 +21,30 @@ import io
 import itertools
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from matplotlib.artist import Artist
-from matplotlib.axes import Axes
-from matplotlib.collections import LineCollection, PolyCollection
-from matplotlib.figure import Figure
-from matplotlib.patches import Circle, Polygon, Rectangle
 
-from aoegrid.area import Area, area
 from aoegrid.battlemap import BattleMap
+from aoegrid.build import build_area
 from aoegrid.cover import Cover
 from aoegrid.directions import right_normal, unit_vector
 from aoegrid.errors import GridMismatchError, InvalidValueError
 from aoegrid.grid import Grid
 from aoegrid.options import ConeKind
 from aoegrid.regions import ConvexPolygon, Region, RoundedRect
+from aoegrid.result import AreaCore
 from aoegrid.rules import resolve_rules
 from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shapable, Sphere
 from aoegrid.stencils import _cone_region, _cube_region
+from aoegrid.targets import reached
 from aoegrid.tokens import Space
 from aoegrid.walls import Wall, WallKind
+
+if TYPE_CHECKING:
+    from matplotlib.artist import Artist
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 #: Colours of successive areas on one picture.
 AREA_COLORS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
@@ -59,6 +61,8 @@ WALL_STYLES = {
 
 def _axes(ax: Axes | None, grid: Grid, scale: float = 24.0) -> Axes:
     """The Axes to draw on, set up for a grid: equal aspect, y down."""
+    from matplotlib.figure import Figure
+
     if ax is None:
         dpi = 100.0
         fig = Figure(figsize=(grid.width * scale / dpi, grid.height * scale / dpi), dpi=dpi)
@@ -76,6 +80,8 @@ def _squares(squares: Iterable[tuple[int, int]]) -> list[list[tuple[int, int]]]:
 
 def plot_grid(grid: Grid, ax: Axes | None = None, *, color: str = "#bbbbbb") -> list[Artist]:
     """Grid lines, one square apart."""
+    from matplotlib.collections import LineCollection
+
     ax = _axes(ax, grid)
     lines = [[(x, 0), (x, grid.height)] for x in range(grid.width + 1)]
     lines += [[(0, y), (grid.width, y)] for y in range(grid.height + 1)]
@@ -98,6 +104,8 @@ def _wall_style(w: Wall) -> str:
 
 def plot_walls(bmap: BattleMap, ax: Axes | None = None) -> list[Artist]:
     """The map's walls: doors, open doors, windows and one-way walls each distinct."""
+    from matplotlib.collections import LineCollection
+
     ax = _axes(ax, bmap.grid)
     groups: dict[str, list[list[tuple[float, float]]]] = {}
     for w in bmap.walls:
@@ -118,6 +126,8 @@ def plot_tokens(
     tokens: Sequence[Any], grid: Grid, ax: Axes | None = None, *, affected: Iterable[Any] = ()
 ) -> list[Artist]:
     """Tokens as discs sized to their space; affected ones ringed in red."""
+    from matplotlib.patches import Circle
+
     ax = _axes(ax, grid)
     hit = {t.label for t in affected}
     out: list[Artist] = []
@@ -171,9 +181,9 @@ def plot_map(bmap: BattleMap, ax: Axes | None = None, *, image: bool = True, gri
     return out
 
 
-def outline(a: Area, samples: int = 96) -> np.ndarray | None:
+def outline(a: AreaCore, samples: int = 96) -> np.ndarray | None:
     """The exact shape of an area's effect as a polygon ((n, 2) vertices), or None."""
-    made, shape, rules = a._made, a.shape, a.rules
+    made, shape, rules = a.recipe, a.shape, a.rules
     if made is None or shape is None or rules is None or isinstance(shape, Shapable):
         return None
     o = made.origin
@@ -237,7 +247,7 @@ def _chain(pieces: list[tuple[str, np.ndarray]]) -> list[tuple[str, np.ndarray]]
 
 
 def plot_area(
-    a: Area,
+    a: AreaCore,
     ax: Axes | None = None,
     *,
     color: str | None = None,
@@ -271,9 +281,12 @@ def plot_area(
         ``"three-quarters cover"``, ``"blocked (total cover)"``, ``"shape"``,
         ``"origin"``, walls by kind, tokens.
     """
-    if not isinstance(a, Area):
+    from matplotlib.collections import PolyCollection
+    from matplotlib.patches import Polygon, Rectangle
+
+    if not isinstance(a, AreaCore):
         raise InvalidValueError(f"plot_area draws an aoegrid.Area, got {a!r}")
-    bmap = on if on is not None else a._map
+    bmap = on if on is not None else a.battlemap
     if bmap is not None and bmap.grid != a.grid:
         raise GridMismatchError(
             f"the area is on a {a.grid.width}x{a.grid.height} grid, the map on a "
@@ -289,7 +302,7 @@ def plot_area(
                           label=label or f"area ({len(squares)} squares)", zorder=2)
     ax.add_collection(fill)
     out.append(fill)
-    if a._map is not None:
+    if a.battlemap is not None:
         cover = a.cover
         shape_mask = a.shape_mask
         for grade, hatch, name in ((Cover.PARTIAL, "//", "partial cover"), (Cover.THREE_QUARTERS, "xx", "three-quarters cover")):
@@ -321,7 +334,7 @@ def plot_area(
                           markeredgecolor="white", linestyle="none", label="origin", zorder=8)
         out.append(mark)
     if map_layers and bmap is not None and bmap.tokens:
-        affected = [r.token for r in a.tokens(list(bmap.tokens))] if a._made is not None else []
+        affected = [r.token for r in reached(a, list(bmap.tokens))] if a.recipe is not None else []
         out += plot_tokens(bmap.tokens, a.grid, ax, affected=affected)
     if legend:
         out.append(_legend(ax, out))
@@ -338,7 +351,7 @@ def _legend(ax: Axes, artists: list[Artist]) -> Artist:
     return ax.legend(list(seen.values()), list(seen), loc="upper right", fontsize=7, framealpha=0.8)
 
 
-def plot_areas(areas: Sequence[Area], ax: Axes | None = None, *, colors: Sequence[str] = AREA_COLORS,
+def plot_areas(areas: Sequence[AreaCore], ax: Axes | None = None, *, colors: Sequence[str] = AREA_COLORS,
                legend: bool = True) -> list[Artist]:
     """Several areas on one picture, each in its own colour, the map drawn once."""
     if not areas:
@@ -365,12 +378,14 @@ def compare_presets(shape: Any, at: Any, on: Grid | BattleMap, presets: Sequence
     The picture behind "why is a 20-ft burst 44 squares in one system and 52
     in another".
     """
+    from matplotlib.figure import Figure
+
     grid = on.grid if isinstance(on, BattleMap) else on
     fig = Figure(figsize=(3.2 * len(presets), 3.6), dpi=100, layout="constrained")
     axes = fig.subplots(1, len(presets), squeeze=False)[0]
     for ax, name in zip(axes, presets):
         rules = resolve_rules(name)
-        a = area(shape, at, on, rules, **options)
+        a = build_area(AreaCore, shape, at, on, rules, **options)
         plot_area(a, ax)
         ax.set_title(f"{rules.name}: {len(a)} squares\n{rules.inclusion.value}, {rules.diagonals.value}", fontsize=9)
         ax.set_xticks([])
@@ -379,10 +394,12 @@ def compare_presets(shape: Any, at: Any, on: Grid | BattleMap, presets: Sequence
     return fig
 
 
-def figure_of(obj: Area | BattleMap, scale: float = 24.0) -> Figure:
+def figure_of(obj: AreaCore | BattleMap, scale: float = 24.0) -> Figure:
     """A new Figure showing an area (with its map) or a map, ``scale`` pixels a square."""
+    from matplotlib.figure import Figure
+
     ax = _axes(None, obj.grid, scale)
-    if isinstance(obj, Area):
+    if isinstance(obj, AreaCore):
         plot_area(obj, ax)
     else:
         plot_map(obj, ax)
@@ -391,9 +408,10 @@ def figure_of(obj: Area | BattleMap, scale: float = 24.0) -> Figure:
     return fig
 
 
-def save(obj: Area | BattleMap | Figure, path: Any, *, scale: float = 24.0) -> None:
+def save(obj: AreaCore | BattleMap | Figure, path: Any, *, scale: float = 24.0) -> None:
     """Write a picture to PNG or SVG (by the path's suffix), ``scale`` pixels a square."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
 
     fig = obj if isinstance(obj, Figure) else figure_of(obj, scale)
     suffix = str(path).rsplit(".", 1)[-1].lower()
@@ -403,7 +421,7 @@ def save(obj: Area | BattleMap | Figure, path: Any, *, scale: float = 24.0) -> N
     fig.savefig(path, format=suffix)
 
 
-def png_bytes(obj: Area | BattleMap, *, scale: float = 24.0) -> bytes:
+def png_bytes(obj: AreaCore | BattleMap, *, scale: float = 24.0) -> bytes:
     """PNG bytes of a picture, for notebooks (no pyplot state is touched)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 

@@ -11,24 +11,25 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from enum import Enum
 from numbers import Real
-from typing import TYPE_CHECKING, Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from aoegrid._validate import point, real
 from aoegrid.distance import measure
 from aoegrid.errors import InvalidTypeError, InvalidValueError, OffGridError
 from aoegrid.options import OriginPoint, parse_option
+from aoegrid.result import AreaCore, frame_around, origin_samples, see_from
 from aoegrid.rules import Rules, resolve_rules
 from aoegrid.savage_worlds import range_cost
 from aoegrid.shapes import Cone, Line, Shape
+from aoegrid.stencils import _Origin
 from aoegrid.tokens import Space, Token
 from aoegrid.walls import Channel
 
 if TYPE_CHECKING:
-    from aoegrid.area import Area
     from aoegrid.battlemap import BattleMap
     from aoegrid.grid import Grid
+
+A = TypeVar("A", bound=AreaCore)
 
 
 class RangeKind(str, Enum):
@@ -305,7 +306,7 @@ def in_range(caster: Any, target: Any, rng: Range | float, rules: Rules | str, g
     return RangeCheck(False, dist, limit, q)
 
 
-def clip_to_range(area: Area, caster: Any, rng: Range | float) -> Area:
+def clip_to_range(area: A, caster: Any, rng: Range | float) -> A:
     """The area less the squares beyond range (Starfinder: "that area is wasted").
 
     A square stays when its far corner from the caster's space (far-edge
@@ -321,13 +322,10 @@ def clip_to_range(area: Area, caster: Any, rng: Range | float) -> Area:
     limit = as_range(rng).feet
     space = _space(caster)
     x0, y0, x1, y1 = space.bounds
-    g = area.grid
-    xs, ys = np.arange(g.width, dtype=float), np.arange(g.height, dtype=float)
-    offsets = far_offsets if area.rules.inclusion is Inclusion.FAR_EDGE else center_offsets
-    d = measure(offsets(xs, x0, x1)[None, :], offsets(ys, y0, y1)[:, None], area.rules.diagonals) * g.square
     w = area.window
-    ys0, xs0 = slice(w.y0, w.y0 + w.height), slice(w.x0, w.x0 + w.width)
-    return area._restricted(area._local & (d[ys0, xs0] <= limit + 1e-9))
+    offsets = far_offsets if area.rules.inclusion is Inclusion.FAR_EDGE else center_offsets
+    d = measure(offsets(w.xs, x0, x1)[None, :], offsets(w.ys, y0, y1)[:, None], area.rules.diagonals) * area.grid.square
+    return area._restricted(area.local & (d <= limit + 1e-9))
 
 
 def touch_targets(
@@ -395,10 +393,9 @@ def space_reaches(source: Space, target: Space, on: BattleMap, channel: Channel)
 
     Lines start from the source space's corners (nudged inside) and centre.
     """
-    from aoegrid.area import _frame, _Origin, _samples, see_from
     from aoegrid.raster import Window
 
-    samples = _samples(_Origin(*source.bounds))
+    samples = origin_samples(_Origin(*source.bounds))
     window = Window(target.x, target.y, target.width, target.height)
-    frame = _frame(on.grid, [*samples, target.center])
+    frame = frame_around(on.grid, [*samples, target.center])
     return any(see_from(on, channel, p, frame).fraction(window).max() > 1e-9 for p in samples)

@@ -41,7 +41,7 @@ from aoegrid.tokens import Token
 from aoegrid.walls import Channel
 
 if TYPE_CHECKING:
-    from aoegrid.area import Area
+    from aoegrid.result import AreaCore
 
 
 class Membership(str, Enum):
@@ -71,7 +71,7 @@ class Reached:
 
 
 def reached(
-    area: Area,
+    area: AreaCore,
     tokens: Iterable[Token] | None = None,
     *,
     membership: Membership | str = Membership.ANY,
@@ -85,7 +85,7 @@ def reached(
 
     Parameters
     ----------
-    area : Area
+    area : AreaCore
     tokens : iterable of Token, optional
         The creatures to look at; by default the area's map's.
     membership : str
@@ -113,12 +113,12 @@ def reached(
     >>> [r.token.name for r in ag.area(ag.Sphere(10), at=(6, 6), on=m).tokens()]
     ['a']
     """
-    if area._made is None or area.shape is None or area.rules is None:
+    if area.recipe is None or area.shape is None or area.rules is None:
         raise InvalidValueError("creatures are found in areas made by aoegrid.area(), not in combinations")
     if tokens is None:
-        if area._map is None:
+        if area.battlemap is None:
             raise InvalidValueError("this area is on a bare Grid: pass tokens=[...], or compute it on a BattleMap")
-        pool = list(area._map.tokens)
+        pool = list(area.battlemap.tokens)
     else:
         pool = list(tokens)
     for t in pool:
@@ -150,12 +150,12 @@ def reached(
     return out if limit is None else out[:limit]
 
 
-def _squares(area: Area, token: Token) -> list[tuple[int, int]]:
+def _squares(area: AreaCore, token: Token) -> list[tuple[int, int]]:
     g = area.grid
     return [(x, y) for x, y in token.space.squares if 0 <= x < g.width and 0 <= y < g.height]
 
 
-def _in_area(area: Area, token: Token, membership: Membership, share: float) -> tuple[tuple[int, int], ...] | None:
+def _in_area(area: AreaCore, token: Token, membership: Membership, share: float) -> tuple[tuple[int, int], ...] | None:
     squares = _squares(area, token)
     mask = area.mask
     inside = [s for s in squares if mask[s[1], s[0]] and _height_ok(area, token, s)]
@@ -176,10 +176,10 @@ def _vertical_gap(lo: float, hi: float, z0: float, z1: float) -> float:
     return max(0.0, z0 - hi, lo - z1)
 
 
-def _height_ok(area: Area, token: Token, square: tuple[int, int]) -> bool:
+def _height_ok(area: AreaCore, token: Token, square: tuple[int, int]) -> bool:
     """Whether a square of the token's space in the area reaches the token's height."""
-    assert area._made is not None and area.rules is not None
-    shape, rules, made = area.shape, area.rules, area._made
+    assert area.recipe is not None and area.rules is not None
+    shape, rules, made = area.shape, area.rules, area.recipe
     sq = area.grid.square
     tall = token.footprint[0] * sq
     bottom, top = token.elevation, token.elevation + tall
@@ -229,7 +229,7 @@ def _height_ok(area: Area, token: Token, square: tuple[int, int]) -> bool:
     return True
 
 
-def _cover(area: Area, token: Token) -> Cover:
+def _cover(area: AreaCore, token: Token) -> Cover:
     """The creature's cover from the area's origin, by the rules' grading.
 
     Starfinder ("line of effect to some of a target's space but not all of
@@ -237,13 +237,13 @@ def _cover(area: Area, token: Token) -> Cover:
     5e: the creature's best square. Savage Worlds: only total cover.
     """
     assert area.rules is not None
-    if area._map is None:
+    if area.battlemap is None:
         return Cover.NONE
     sp = token.space
     g = area.grid
     x0, y0 = max(sp.x, 0), max(sp.y, 0)
     window = Window(x0, y0, min(sp.x + sp.width, g.width) - x0, min(sp.y + sp.height, g.height) - y0)
-    visible, grades = area._reach(Channel.EFFECT, window)
+    visible, grades = area.reach(Channel.EFFECT, window)
     if (visible <= EPS).all():
         return Cover.TOTAL
     rule = area.rules.cover
@@ -254,10 +254,10 @@ def _cover(area: Area, token: Token) -> Cover:
     return Cover.NONE
 
 
-def _distance(area: Area, token: Token) -> float:
+def _distance(area: AreaCore, token: Token) -> float:
     """From the origin to the nearest point of the creature's space, in the grid's unit."""
-    assert area._made is not None and area.rules is not None
-    o = area._made.origin
+    assert area.recipe is not None and area.rules is not None
+    o = area.recipe.origin
     x0, y0, x1, y1 = token.space.bounds
     dx = max(0.0, x0 - o.x1, o.x0 - x1)
     dy = max(0.0, y0 - o.y1, o.y0 - y1)

@@ -23,10 +23,10 @@ from aoegrid._validate import count
 from aoegrid.tokens import Space
 
 if TYPE_CHECKING:
-    from aoegrid.area import Area
+    from aoegrid.result import AreaCore
 
 
-def render(area: Area, *, margin: int | None = None) -> str:
+def render(area: AreaCore, *, margin: int | None = None) -> str:
     """The text picture of ``area``.
 
     ``margin=None`` draws the whole grid; a whole number, 0 or more, draws
@@ -84,7 +84,7 @@ def render(area: Area, *, margin: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def _extent(area: Area, margin: int) -> tuple[int, int, int, int]:
+def _extent(area: AreaCore, margin: int) -> tuple[int, int, int, int]:
     """Columns and rows to draw: the area and its origin, plus ``margin``."""
     grid = area.grid
     ys, xs = np.nonzero(area.mask)

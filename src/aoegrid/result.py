@@ -1,0 +1,445 @@
+"""The squares an area covers: a lazy result that knows how it was made.
+
+:class:`AreaCore` holds an area's shape on the grid (its stencil) and, on a
+map, works out the rest only when it is read: which squares walls leave in
+(``mask``), how much of each square the origin reaches (``visible``), cover
+grades (``cover``, tested at square corners only where a square is partly
+reached), line of sight, and a spread's path lengths. Creature queries and
+pictures are layered above it (:class:`aoegrid.area.Area`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Self
+
+import numpy as np
+from numpy.typing import NDArray
+
+from aoegrid.battlemap import BattleMap
+from aoegrid.cover import grade
+from aoegrid.distance import measure
+from aoegrid.errors import GridMismatchError, InvalidValueError
+from aoegrid.grid import Grid
+from aoegrid.options import Diagonals, Inclusion, Mode
+from aoegrid.raster import Window, center_offsets, centers, far_offsets, near_offsets
+from aoegrid.regions import EPS
+from aoegrid.rules import Rules
+from aoegrid.shapes import Cylinder, Shape
+from aoegrid.spread import StepMasks, path_distance
+from aoegrid.stencils import _Origin, shape_extent
+from aoegrid.tokens import Space
+from aoegrid.visibility import Visibility
+from aoegrid.walls import Channel
+
+BoolArray = NDArray[np.bool_]
+FloatArray = NDArray[np.float64]
+Frame = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Recipe:
+    """How an area was asked for: to cut it by walls, move it, or measure creatures from it.
+
+    ``on`` is the Grid or BattleMap, ``at`` what was passed as the origin,
+    ``origin`` the resolved point or space, ``clear`` the creature's space
+    left out of its own area (5e cones, cubes and lines), if any.
+    """
+
+    on: Any
+    at: Any
+    include_origin: bool | None
+    caster: Any
+    elevation: float
+    origin: _Origin
+    clear: Space | None = None
+
+    @property
+    def battlemap(self) -> BattleMap | None:
+        return self.on if isinstance(self.on, BattleMap) else None
+
+
+def see_from(bmap: BattleMap, channel: Channel, origin: tuple[float, float], frame: Frame) -> Visibility:
+    """The visibility of ``origin`` on ``bmap`` among walls meeting ``frame``."""
+    return bmap.wallset(channel).visibility(origin, frame)
+
+
+def frame_around(grid: Grid, points: list[tuple[float, float]], window: Window | None = None) -> Frame:
+    """A box around ``window`` (or the whole grid) and ``points``, one square wider."""
+    if window is None:
+        window = Window(0, 0, grid.width, grid.height)
+    xs = [window.x0, window.x0 + window.width, *(p[0] for p in points)]
+    ys = [window.y0, window.y0 + window.height, *(p[1] for p in points)]
+    return min(xs) - 1.0, min(ys) - 1.0, max(xs) + 1.0, max(ys) + 1.0
+
+
+def origin_samples(origin: _Origin) -> list[tuple[float, float]]:
+    """Where lines of effect start: the point, or a space's corners (nudged in) and centre."""
+    if origin.is_point:
+        return [(origin.x0, origin.y0)]
+    nudge = 1e-6
+    x0, y0, x1, y1 = origin.x0 + nudge, origin.y0 + nudge, origin.x1 - nudge, origin.y1 - nudge
+    cx, cy = (origin.x0 + origin.x1) / 2, (origin.y0 + origin.y1) / 2
+    return [(x0, y0), (x1, y0), (x0, y1), (x1, y1), (cx, cy)]
+
+
+def _clear_space(local: BoolArray, window: Window, space: Space) -> None:
+    xa = max(space.x - window.x0, 0)
+    ya = max(space.y - window.y0, 0)
+    xb = min(space.x + space.width - window.x0, window.width)
+    yb = min(space.y + space.height - window.y0, window.height)
+    if xa < xb and ya < yb:
+        local[ya:yb, xa:xb] = False
+
+
+class AreaCore:
+    """A set of squares on a grid, with how it was made; see :class:`aoegrid.area.Area`.
+
+    Nothing beyond the shape's own squares is computed until it is read.
+    """
+
+    __slots__ = (
+        "_cover",
+        "_local",
+        "_mask",
+        "_path",
+        "_shape_local",
+        "_sight",
+        "_vis",
+        "_visible",
+        "grid",
+        "mode",
+        "origin",
+        "recipe",
+        "rules",
+        "shape",
+        "window",
+    )
+
+    def __init__(
+        self,
+        grid: Grid,
+        window: Window,
+        local: BoolArray,
+        *,
+        shape: Shape | None = None,
+        origin: tuple[float, float] | Space | None = None,
+        rules: Rules | None = None,
+        mode: Mode | None = None,
+        recipe: Recipe | None = None,
+    ) -> None:
+        self.grid = grid
+        self.window = window
+        self._shape_local = local
+        self.shape = shape
+        self.origin = origin
+        self.rules = rules
+        self.mode = mode
+        #: How the area was asked for, or None for a combination of areas.
+        self.recipe = recipe
+        # On a map the squares walls leave in are worked out when first read.
+        self._local: BoolArray | None = None if self.battlemap is not None else self._without_caster(local)
+        self._mask: BoolArray | None = None
+        self._vis: dict[Channel, list[Visibility]] = {}
+        self._visible: FloatArray | None = None
+        self._cover: NDArray[np.int8] | None = None
+        self._sight: tuple[FloatArray, NDArray[np.int8]] | None = None
+        self._path: FloatArray | None = None
+
+    @property
+    def battlemap(self) -> BattleMap | None:
+        """The map whose walls cut this area, or None on a bare grid."""
+        return None if self.recipe is None else self.recipe.battlemap
+
+    # --- walls -------------------------------------------------------------
+
+    def _views(self, channel: Channel) -> list[Visibility]:
+        """The visibility of every sample origin, built once per channel."""
+        bmap = self.battlemap
+        assert bmap is not None and self.recipe is not None
+        if channel not in self._vis:
+            samples = origin_samples(self.recipe.origin)
+            frame = frame_around(self.grid, samples, self.window)
+            self._vis[channel] = [see_from(bmap, channel, p, frame) for p in samples]
+        return self._vis[channel]
+
+    def _fractions(self, channel: Channel, window: Window) -> FloatArray:
+        """Exact visible fraction of each square of ``window``: the best over the samples."""
+        visible = np.zeros(window.shape)
+        for vis in self._views(channel):
+            np.maximum(visible, vis.fraction(window), out=visible)
+        return visible
+
+    def reach(self, channel: Channel | str, window: Window | None = None) -> tuple[FloatArray, NDArray[np.int8]]:
+        """Visible fractions and cover grades over ``window`` (default the area's) for ``channel``.
+
+        Corner lines are tested only for squares partly reached: a square
+        reached whole has every corner in view (a blocked corner line would
+        shade a neighbourhood of the corner), and one not reached at all has
+        total cover whatever its corners.
+        """
+        assert self.rules is not None
+        self._need_map("cover")
+        channel = Channel(channel)
+        window = window or self.window
+        if channel is Channel.EFFECT and window == self.window:
+            visible = self._effect_fractions()
+        else:
+            visible = self._fractions(channel, window)
+        return visible, grade(self.rules.cover, visible, self._blocked_corners(channel, window, visible))
+
+    def _blocked_corners(self, channel: Channel, window: Window, visible: FloatArray) -> NDArray[np.int_]:
+        """Per square, the fewest of its four corner lines any sample has blocked (0 where whole)."""
+        blocked = np.zeros(window.shape, dtype=np.int_)
+        partial = (visible > EPS) & (visible < 1.0)
+        if not partial.any():
+            return blocked
+        # The corners of the partly reached squares, each tested once.
+        sy, sx = np.nonzero(partial)
+        corner = np.zeros((window.height + 1, window.width + 1), dtype=bool)
+        for dy in (0, 1):
+            for dx in (0, 1):
+                corner[sy + dy, sx + dx] = True
+        cy, cx = np.nonzero(corner)
+        px, py = cx + float(window.x0), cy + float(window.y0)
+        least = np.full(window.shape, 4, dtype=np.int_)
+        for vis in self._views(channel):
+            unseen = np.zeros(corner.shape, dtype=np.int_)
+            unseen[cy, cx] = ~vis.sees(px, py)
+            count = unseen[:-1, :-1] + unseen[:-1, 1:] + unseen[1:, :-1] + unseen[1:, 1:]
+            np.minimum(least, count, out=least)
+        blocked[partial] = least[partial]
+        return blocked
+
+    def _effect_fractions(self) -> FloatArray:
+        if self._visible is None:
+            self._visible = self._fractions(Channel.EFFECT, self.window)
+        return self._visible
+
+    def _cut(self) -> BoolArray:
+        """The squares walls leave in (worked out on first use), less a caster's own."""
+        if self._local is None:
+            shape, rules = self._shape_local, self.rules
+            assert rules is not None
+            if isinstance(self.shape, Cylinder) and rules.cylinder_ignores_walls:
+                local = shape
+            elif self.mode is Mode.SPREAD:
+                # A spread is a burst that can also turn corners: every square a
+                # straight line reaches is in, whatever its centre-to-centre path.
+                local = shape & ((self._effect_fractions() > EPS) | self._spread())
+            else:
+                local = shape & (self._effect_fractions() > EPS)
+            self._local = self._without_caster(local)
+        return self._local
+
+    def _without_caster(self, local: BoolArray) -> BoolArray:
+        if self.recipe is None or self.recipe.clear is None:
+            return local
+        out = local.copy()
+        _clear_space(out, self.window, self.recipe.clear)
+        return out
+
+    def _spread(self) -> BoolArray:
+        """Squares whose path around walls is short enough (see :mod:`aoegrid.spread`)."""
+        bmap = self.battlemap
+        assert self.rules is not None and self.shape is not None and self.recipe is not None and bmap is not None
+        w, rules, origin = self.window, self.rules, self.recipe.origin
+        xs, ys = w.xs, w.ys
+        fx = far_offsets(xs, origin.x0, origin.x1)[None, :]
+        fy = far_offsets(ys, origin.y0, origin.y1)[:, None]
+        # The first step: squares whose closed extent holds the origin (or
+        # overlaps the space), entered along a line that crosses no wall.
+        touching = (near_offsets(xs, origin.x0, origin.x1)[None, :] == 0) & (
+            near_offsets(ys, origin.y0, origin.y1)[:, None] == 0
+        )
+        cx, cy = centers(w)
+        seen = np.zeros(w.shape, dtype=bool)
+        for vis in self._views(Channel.EFFECT):
+            seen |= vis.sees(cx, cy)
+        start = measure(fx, fy, rules.diagonals)
+        parity = np.broadcast_to((np.floor(np.minimum(fx, fy)) % 2).astype(np.int8), w.shape)
+        walled = path_distance(
+            w, np.where(touching & seen, start, np.inf), parity, bmap.steps().window(w), rules.diagonals
+        )
+        # The same count with no walls: the detour is the difference, zero in
+        # open field. From intersections the lattice rules' open-field count
+        # is the far-corner count itself; otherwise walk it.
+        whole = all(float(v).is_integer() for v in (origin.x0, origin.y0, origin.x1, origin.y1))
+        if whole and rules.diagonals is not Diagonals.EUCLIDEAN:
+            open_field = start
+        else:
+            no_walls = StepMasks(w.width, w.height, np.empty((0, 4)), np.empty(0, np.int8))
+            open_field = path_distance(
+                w, np.where(touching, start, np.inf), parity,
+                no_walls.window(Window(0, 0, w.width, w.height)), rules.diagonals,
+            )
+        self._path = walled * self.grid.square
+        with np.errstate(invalid="ignore"):  # inf - inf where neither reaches
+            detour = np.where(np.isfinite(walled), walled - open_field, np.inf)
+        if rules.inclusion is Inclusion.FAR_EDGE:
+            own = start
+        elif rules.inclusion is Inclusion.CENTER:
+            own = np.hypot(center_offsets(xs, origin.x0, origin.x1)[None, :], center_offsets(ys, origin.y0, origin.y1)[:, None])
+        else:
+            own = np.hypot(near_offsets(xs, origin.x0, origin.x1)[None, :], near_offsets(ys, origin.y0, origin.y1)[:, None])
+        # The spread may travel as far as the shape itself reaches: its true
+        # outline (a triangle cone's far corners lie beyond its length), or
+        # its farthest square under the rules' own count, whichever is more.
+        radius = shape_extent(self.shape, rules, self.grid.square)
+        held = own[self._shape_local]
+        if held.size:
+            radius = max(radius, float(held.max()))
+        return np.asarray(own + detour <= radius + EPS)
+
+    def _restricted(self, local: BoolArray) -> Self:
+        """A copy of this area keeping only the squares of ``local`` (same window).
+
+        What was worked out for this area (visibility, fractions, grades,
+        paths) is shared, not computed again.
+        """
+        out = type(self)(self.grid, self.window, self._shape_local, shape=self.shape, origin=self.origin,
+                         rules=self.rules, mode=self.mode, recipe=self.recipe)
+        for name in ("_vis", "_visible", "_cover", "_sight", "_path"):
+            setattr(out, name, getattr(self, name))
+        out._local = local
+        return out
+
+    def _full(self, local: NDArray[Any], fill: Any) -> NDArray[Any]:
+        w = self.window
+        out = np.full(self.grid.shape, fill, dtype=local.dtype)
+        out[w.y0 : w.y0 + w.height, w.x0 : w.x0 + w.width] = local
+        out.flags.writeable = False
+        return out
+
+    def _need_map(self, what: str) -> None:
+        if self.battlemap is None:
+            raise InvalidValueError(
+                f"{what} needs walls: compute the area on an aoegrid.BattleMap, not a bare Grid"
+            )
+
+    @property
+    def local(self) -> BoolArray:
+        """The covered squares within :attr:`window` (``local[y - window.y0, x - window.x0]``)."""
+        return self._cut()
+
+    @property
+    def shape_mask(self) -> BoolArray:
+        """The squares of the shape before walls cut it."""
+        return self._full(self._shape_local, False)
+
+    @property
+    def visible(self) -> FloatArray:
+        """Exact fraction of each square of the shape reached by line of effect."""
+        self._need_map("visible")
+        return self._full(np.where(self._shape_local, self._effect_fractions(), np.nan), np.nan)
+
+    @property
+    def cover(self) -> NDArray[np.int8]:
+        """Cover grade of each square of the shape (-1 elsewhere)."""
+        self._need_map("cover")
+        if self._cover is None:
+            self._cover = self.reach(Channel.EFFECT)[1]
+        return self._full(np.where(self._shape_local, self._cover, -1).astype(np.int8), -1)
+
+    def _sight_arrays(self) -> tuple[FloatArray, NDArray[np.int8]]:
+        self._need_map("line of sight")
+        if self._sight is None:
+            self._sight = self.reach(Channel.SIGHT)
+        return self._sight
+
+    @property
+    def sight_visible(self) -> FloatArray:
+        """Exact fraction of each square of the shape the origin can see."""
+        v, _ = self._sight_arrays()
+        return self._full(np.where(self._shape_local, v, np.nan), np.nan)
+
+    @property
+    def sight_cover(self) -> NDArray[np.int8]:
+        """Grade of each square of the shape by line of sight (-1 elsewhere)."""
+        _, c = self._sight_arrays()
+        return self._full(np.where(self._shape_local, c, -1).astype(np.int8), -1)
+
+    @property
+    def path_distance(self) -> FloatArray:
+        """For spreads: path length around walls to each square, in the grid's unit."""
+        if self.mode is Mode.SPREAD and self.battlemap is not None:
+            self._cut()
+        if self._path is None:
+            raise InvalidValueError("path_distance is computed for spreads on a BattleMap (mode='spread')")
+        return self._full(self._path, np.inf)
+
+    # --- the squares -------------------------------------------------------
+
+    @property
+    def mask(self) -> BoolArray:
+        """``(height, width)`` read-only bool array, ``mask[y, x]``."""
+        if self._mask is None:
+            w, local = self.window, self._cut()
+            if (w.width, w.height) == (self.grid.width, self.grid.height):
+                full = local.view()
+                full.flags.writeable = False
+            else:
+                full = self._full(local, False)
+            self._mask = full
+        return self._mask
+
+    @property
+    def squares(self) -> list[tuple[int, int]]:
+        """The covered squares as ``(x, y)``, sorted by y, then x."""
+        ys, xs = np.nonzero(self._cut())
+        return list(zip((xs + self.window.x0).tolist(), (ys + self.window.y0).tolist()))
+
+    def __len__(self) -> int:
+        return int(np.count_nonzero(self._cut()))
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return iter(self.squares)
+
+    def __contains__(self, square: Any) -> bool:
+        try:
+            sx, sy = square
+            x, y = int(sx), int(sy)
+        except (TypeError, ValueError, OverflowError):  # not a pair of finite numbers: not a square
+            return False
+        w = self.window
+        if not (w.x0 <= x < w.x0 + w.width and w.y0 <= y < w.y0 + w.height):
+            return False
+        return bool(self._cut()[y - w.y0, x - w.x0])
+
+    def __bool__(self) -> bool:
+        return bool(self._cut().any())
+
+    def _combine(self, other: object, op: str) -> Self:
+        if not isinstance(other, AreaCore):
+            return NotImplemented
+        if other.grid != self.grid:
+            raise GridMismatchError(
+                f"cannot combine areas on different grids: {self.grid} and {other.grid}"
+            )
+        a, b = self.mask, other.mask
+        out = {"|": a | b, "&": a & b, "-": a & ~b}[op]
+        return type(self)(self.grid, Window(0, 0, self.grid.width, self.grid.height), out)
+
+    def __or__(self, other: object) -> Self:
+        return self._combine(other, "|")
+
+    def __and__(self, other: object) -> Self:
+        return self._combine(other, "&")
+
+    def __sub__(self, other: object) -> Self:
+        return self._combine(other, "-")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, AreaCore):
+            return NotImplemented
+        return self.grid == other.grid and bool(np.array_equal(self.mask, other.mask))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        rules = self.rules.name if self.rules is not None else None
+        return (
+            f"<{type(self).__name__} {len(self)} squares of a {self.grid.width}x{self.grid.height} grid; "
+            f"shape={self.shape!r}, origin={self.origin!r}, rules={rules!r}>"
+        )

@@ -14,7 +14,7 @@ N = 12
 def test_walls_are_applied_when_first_read_and_cover_only_when_asked():
     m = ag.BattleMap(ag.Grid(12, 12), walls=[ag.Wall((6, 0), (6, 12))])
     a = ag.area(ag.Sphere(20), at=(4, 6), on=m)
-    assert a._local is None and a._visible is None and a._cover is None  # nothing yet
+    assert a._local is None and a._visible is None and a._cover is None  # no square filled yet
     assert len(a) == 36
     assert a._visible is not None and a._cover is None and a._sight is None and a._path is None
     assert int(a.cover[6, 5]) == int(ag.Cover.NONE)

@@ -388,3 +388,21 @@ def test_a_shape_cut_down_to_the_grid_takes_the_squares_the_whole_shape_takes(pl
     whole = _rasterize(shape, _Origin(x - fx, y - fy, x - fx, y - fy), rules, grid.square,
                        Window(-fx, -fy, grid.width, grid.height))
     np.testing.assert_array_equal(a.mask, whole)
+
+
+@pytest.mark.parametrize("preset", ["starfinder", "sw5e", "savage-worlds"])
+def test_a_circle_just_holding_the_grid_takes_it_all_and_just_short_does_not(preset):
+    # The whole-window shortcut must agree with the square-by-square rules at its threshold.
+    units = "in" if preset == "savage-worlds" else "ft"
+    grid = ag.Grid(6, 6, units=units)
+    rules = ag.Rules.preset(preset)
+    per_square = grid.square
+    if rules.inclusion is ag.Inclusion.FAR_EDGE:
+        full = 3 + 3 // 2  # far corner (3, 3) squares away: 5/10/5 counts 4 squares = 20 ft
+    else:
+        full = 3 * 2**0.5  # the farthest corner lies 3 * sqrt(2) squares away
+    inside = ag.area(ag.Sphere(full * per_square * (1 + 1e-6)), at=(3, 3), on=grid, rules=rules)
+    assert len(inside) == 36
+    short = ag.area(ag.Sphere(full * per_square * (1 - 1e-3)), at=(3, 3), on=grid, rules=rules)
+    expected = {"starfinder": 24, "sw5e": 36, "savage-worlds": 36}[preset]  # 5/10/5: (3, 3), (3, 2), (2, 3) cost 20 ft
+    assert len(short) == expected

@@ -20,7 +20,7 @@ from aoegrid.directions import right_normal, unit_vector
 from aoegrid.errors import InvalidTypeError, InvalidValueError, OffGridError
 from aoegrid.grid import Grid
 from aoegrid.options import Mode, OriginPoint, SpaceOrigin, parse_option
-from aoegrid.result import AreaCore, Recipe, frame_around, origin_samples, see_from
+from aoegrid.result import AreaCore, Recipe, frame_around, see_from
 from aoegrid.rules import Rules, resolve_rules
 from aoegrid.shapes import SHAPE_TYPES, Cylinder, Line, Shapable, Shape, Sphere
 from aoegrid.stencils import _Origin, _stencil_on_grid
@@ -95,21 +95,13 @@ def build_area(
         included = shape.name in rules.origin_included if include_origin is None else include_origin
         clear = None if included else caster_space
     recipe = Recipe(on, at, include_origin, caster, real(elevation, "elevation"), origin, clear)
+    result = cls(grid, window, local, shape=shape, origin=caster_space or (origin.x0, origin.y0),
+                 rules=rules, mode=mode, recipe=recipe)
     if bmap is not None:
-        _check_off_walls(bmap, origin)
-    return cls(grid, window, local, shape=shape, origin=caster_space or (origin.x0, origin.y0),
-               rules=rules, mode=mode, recipe=recipe)
-
-
-def _check_off_walls(bmap: BattleMap, origin: _Origin) -> None:
-    """Refuse now, not when the area is first read, a point of origin inside a wall.
-
-    The visibility of a tiny box around each starting point applies the one
-    rule (:class:`~aoegrid.visibility.OriginOnWallError`) at the cost of the
-    few walls that meet the box.
-    """
-    for x, y in origin_samples(origin):
-        see_from(bmap, Channel.EFFECT, (x, y), (x - 1e-6, y - 1e-6, x + 1e-6, y + 1e-6))
+        # The visibility polygons are needed for every answer on a map; building
+        # them now also refuses an origin inside a wall when the area is made.
+        result._views(Channel.EFFECT)
+    return result
 
 
 def _check_units(shape: Shape, rules: Rules, grid: Grid) -> None:

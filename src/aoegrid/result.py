@@ -166,8 +166,9 @@ class AreaCore:
 
     def _fractions(self, channel: Channel, window: Window) -> FloatArray:
         """Exact visible fraction of each square of ``window``: the best over the samples."""
-        visible = np.zeros(window.shape)
-        for vis in self._views(channel):
+        first, *rest = self._views(channel)
+        visible = first.fraction(window)
+        for vis in rest:
             np.maximum(visible, vis.fraction(window), out=visible)
         return visible
 

@@ -292,6 +292,13 @@ def _rasterize(
 def _round(radius: float, o: _Origin, rules: Rules, window: Window) -> BoolArray:
     inc = rules.inclusion
     xs, ys = window.xs, window.ys
+    if window.width and window.height:
+        # A window wholly inside the circle (a whole-map burst) takes every
+        # square under every rule: no per-square work.
+        fx, fy = float(far_offsets(xs, o.x0, o.x1).max()), float(far_offsets(ys, o.y0, o.y1).max())
+        far = measure(fx, fy, rules.diagonals) <= radius + EPS if inc is Inclusion.FAR_EDGE else math.hypot(fx, fy) < radius - EPS
+        if far:
+            return np.ones(window.shape, dtype=bool)
     if inc is Inclusion.FAR_EDGE:
         return _far_within(radius, o, rules, window)
     if inc is Inclusion.HALF:

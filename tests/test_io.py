@@ -702,3 +702,11 @@ def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path):
     # Opening a FIFO for reading blocks until a writer comes: none ever does here.
     with pytest.raises(MapFileError, match=r"pipe\.dd2vtt: is not a regular file \(a FIFO, socket or device\)"):
         load_map(fifo)
+
+
+def test_a_wall_reaching_past_the_float_range_beside_a_portal_loads(tmp_path):
+    # Found by the long fuzz run: the portal-cutting arithmetic overflowed (a RuntimeWarning).
+    walls = [[(1e308, 1.0), (5.0, 1.5)], [(5.0, 2.5), (5.0, 9.0)]]
+    m = read_uvtt(write_json(tmp_path / "far.dd2vtt", uvtt(walls, [((5.0, 1.5), (5.0, 2.5), True)])))
+    assert kinds(m) == {"wall": 2, "door": 1, "window": 0}
+    assert len(ag.area(ag.Sphere(10), at=(4, 4), on=m)) > 0

@@ -977,9 +977,12 @@ def _cut_under_portals(walls: list[Segment], portals: list[Segment]) -> tuple[li
             continue
         rel = np.asarray([p, q])[None, :, :] - start[near][:, None, :]  # (k, 2 ends, xy)
         d, n = along[near][:, None, :], length[near][:, None]
-        off_line = np.abs(d[..., 0] * rel[..., 1] - d[..., 1] * rel[..., 0]) / n
-        t = (rel * d).sum(axis=-1) / n**2  # where each portal end falls along the wall, 0..1
-        overlap = (np.minimum(t.max(axis=1), 1) - np.maximum(t.min(axis=1), 0)) * n[:, 0]
+        # Walls reaching past the float range overflow here; they lie under no
+        # portal (a portal is a few squares long), so nan and inf just miss.
+        with np.errstate(over="ignore", invalid="ignore"):
+            off_line = np.abs(d[..., 0] * rel[..., 1] - d[..., 1] * rel[..., 0]) / n
+            t = (rel * d).sum(axis=-1) / n**2  # where each portal end falls along the wall, 0..1
+            overlap = (np.minimum(t.max(axis=1), 1) - np.maximum(t.min(axis=1), 0)) * n[:, 0]
         hit = (off_line <= _TOL).all(axis=1) & (overlap > _TOL)
         over += bool(hit.any())
         for k in np.flatnonzero(hit):

@@ -11,6 +11,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import aoegrid as ag
+from aoegrid.raster import Window
 
 N = 10
 INCH = ag.Grid(N, N, units="in")
@@ -200,3 +201,86 @@ def test_a_5e_cone_spread_reaches_a_far_corner_round_a_wall():
     spread = ag.area(ag.Cone(60, 0), at=(40, 40), on=m, rules="sw5e", mode="spread")
     assert (51, 34) not in burst and (51, 34) in spread
     assert float(spread.visible[34, 51]) == 0.0
+
+
+# --- issue 11: step masks as bits, walls prepared by region ----------------------------
+
+
+def test_step_bits_by_tile_match_a_direct_test_of_every_step():
+    import shapely
+
+    from aoegrid.regions import EPS
+    from aoegrid.spread import _STEPS, StepMasks
+
+    rng = np.random.default_rng(3)
+    ends = np.round(rng.uniform(-2, 13, size=(12, 4)) * 2) / 2  # ends on half squares: many exact touches
+    ends = np.vstack([ends, [[4.0, 4.0, 4.0, 4.0]]])  # a zero-length wall blocks nothing
+    width, height = 11, 9
+    small = StepMasks(width, height, ends, np.zeros(len(ends), np.int8))
+    small.TILE = 4  # tiles meeting inside the window
+    big = StepMasks(width, height, ends, np.zeros(len(ends), np.int8))
+    window = Window(0, 0, width, height)
+    bits = small.window(window)
+    assert np.array_equal(bits, big.window(window))
+    walls = shapely.linestrings(ends[:-1].reshape(-1, 2, 2))
+    for k, (dx, dy) in enumerate(_STEPS):
+        for y in range(height):
+            for x in range(width):
+                step = shapely.LineString([(x + 0.5, y + 0.5), (x + dx + 0.5, y + dy + 0.5)])
+                assert (bits[y, x] >> k) & 1 == bool((shapely.distance(walls, step) <= EPS).any()), (k, x, y)
+
+
+def test_a_one_way_wall_bars_only_steps_from_its_blocking_side():
+    from aoegrid.spread import StepMasks
+
+    # From (5, 0) down to (5, 4): its right, looking along it, is west (x < 5).
+    masks = StepMasks(10, 4, np.array([[5.0, 0.0, 5.0, 4.0]]), np.array([1], np.int8))
+    bits = masks.window(Window(0, 0, 10, 4))
+    assert bits[1, 4] == 0b01010001  # east, and both diagonals east, from the west side
+    assert bits[1, 5] == 0
+
+
+@st.composite
+def region_walls(draw):
+    """Random walls with overlapping collinear pieces, copies, one-way and sight-only walls."""
+    walls = []
+    for s in draw(walls_st):
+        options = draw(st.sampled_from([{}, {"one_way": "left"}, {"one_way": "right"}, {"blocks": {"sight"}}]))
+        walls.append(ag.Wall(s[:2], s[2:], **options))
+        for a, b in draw(st.lists(st.tuples(st.integers(-2, 10), st.integers(-2, 10)), max_size=2)):
+            # A collinear piece from a/8 to b/8 of the way along: overlapping, touching or apart.
+            p = [s[k] + (s[k + 2] - s[k]) * a / 8 for k in (0, 1)]
+            q = [s[k] + (s[k + 2] - s[k]) * b / 8 for k in (0, 1)]
+            if p != q:
+                walls.append(ag.Wall(tuple(p), tuple(q)))
+    return walls
+
+
+@st.composite
+def region_frames(draw):
+    x, y = draw(st.integers(-1, N)), draw(st.integers(-1, N))
+    return (float(x), float(y), float(x + draw(st.integers(0, N))), float(y + draw(st.integers(0, N))))
+
+
+@settings(max_examples=200, deadline=None)
+@given(walls=region_walls(), frame=region_frames(), tile=st.sampled_from([2, 3, 32]))
+def test_walls_near_a_frame_are_the_whole_maps_walls_there(walls, frame, tile):
+    """Preparing only a region merges and splits exactly as preparing the whole map does."""
+    m = ag.BattleMap(FEET, walls=walls)
+    m._prepared.walls.TILE = tile
+    whole = ag.BattleMap(FEET, walls=walls)
+    for channel in ("effect", "sight"):
+        got = m.walls_near(channel, frame).near(frame)
+        want = whole.wallset(channel).near(frame)
+        assert sorted(zip(map(tuple, got[0].tolist()), got[1].tolist())) == sorted(
+            zip(map(tuple, want[0].tolist()), want[1].tolist())
+        )
+
+
+def test_a_first_spread_builds_step_masks_only_where_it_goes():
+    walls = [ag.Wall((x, 0), (x, 400)) for x in range(10, 400, 20)]
+    m = ag.BattleMap(ag.Grid(400, 400), walls=walls)
+    spread = ag.area(ag.Sphere(30), at=(200, 200), on=m, mode="spread")
+    assert len(spread) == len(ag.area(ag.Sphere(30), at=(200, 200), on=m.grid)) == 96  # no wall within 30 ft
+    assert spread.window == Window(193, 193, 14, 14)
+    assert sorted(m._prepared.steps._tiles) == [(6, 6)]  # squares 192..223 both ways: one tile

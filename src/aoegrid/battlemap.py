@@ -3,19 +3,35 @@
 from __future__ import annotations
 
 import copy
+import math
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 import shapely
+from numpy.typing import NDArray
 
 from aoegrid._validate import point
 from aoegrid.errors import AoegridWarning, InvalidTypeError, InvalidValueError, OffGridError
 from aoegrid.grid import Grid
-from aoegrid.spread import StepMasks
+from aoegrid.options import Side
+from aoegrid.spread import SegmentGrid, StepMasks
 from aoegrid.tokens import Token
-from aoegrid.walls import Channel, Wall, WallKind, WallSet, tidy, walls_from
+from aoegrid.walls import (
+    MARGIN,
+    Channel,
+    Wall,
+    WallKind,
+    WallSet,
+    _merge,
+    _node,
+    clip,
+    line_keys,
+    meets,
+    tidy,
+    walls_from,
+)
 
 
 class BattleMap:
@@ -37,8 +53,10 @@ class BattleMap:
         notes); kept as given.
 
     The walls are clipped to the map (one square beyond its edge), merged
-    where they duplicate or overlap, split where they cross and indexed once
-    per map, on first use, and reused by every query (see :attr:`notes`).
+    where they duplicate or overlap, split where they cross and indexed, and
+    reused by every query (see :attr:`notes`). Queries prepare only the
+    region of the map they read (:meth:`walls_near`), so the first query on
+    a huge map costs about what later ones do.
 
     Examples
     --------
@@ -65,7 +83,8 @@ class BattleMap:
         self.fog: tuple[shapely.Polygon, ...] = tuple(_polygon(f) for f in fog)
         #: What a map file said beyond walls and tokens (see :mod:`aoegrid.io`), or None.
         self.info = info
-        self._prepared = _Prepared()
+        fog_walls = [w for poly in self.fog for w in walls_from(poly, blocks={"sight"})]
+        self._prepared = _Prepared(_Walls([*self.walls, *fog_walls], (grid.width, grid.height)))
         for t in self.tokens:
             self._check_token(t)
 
@@ -84,7 +103,7 @@ class BattleMap:
                 f"{g.width} x {g.height} map"
             )
         inner = shapely.box(x0, y0, x1, y1).buffer(-1e-6)
-        ws = self.wallset(Channel.MOVEMENT)
+        ws = self.walls_near(Channel.MOVEMENT, (x0, y0, x1, y1))
         if len(ws.segs) and ws.tree.query(inner, predicate="intersects").size:
             warnings.warn(
                 f"{token.label} stands where a wall runs through its space "
@@ -104,13 +123,38 @@ class BattleMap:
             sets[channel] = WallSet.build(walls, channel, (self.grid.width, self.grid.height))
         return sets[channel]
 
+    def walls_near(self, channel: Channel | str, frame: tuple[float, float, float, float]) -> WallSet:
+        """The prepared walls blocking ``channel`` that a query inside ``frame`` reads.
+
+        Holds every wall of :meth:`wallset` whose box meets ``frame``, the
+        same segments to the bit (so ``walls_near(c, f).near(f)`` has the
+        rows of ``wallset(c).near(f)``), having prepared only the map's
+        region around ``frame``: squares of :attr:`_Walls.TILE` are prepared
+        together, once, and kept. Once :meth:`wallset` is built it is
+        returned itself.
+
+        Examples
+        --------
+        >>> import aoegrid as ag
+        >>> m = ag.BattleMap(ag.Grid(200, 200), walls=[[(0, 5), (200, 5)], [(100, 0), (100, 200)]])
+        >>> m.walls_near("effect", (90, 0, 110, 10)).near((90, 0, 110, 10))[0].tolist()
+        [[0.0, 5.0, 100.0, 5.0], [100.0, 0.0, 100.0, 5.0], [100.0, 5.0, 100.0, 200.0], [100.0, 5.0, 200.0, 5.0]]
+        """
+        channel = Channel(channel)
+        prepared = self._prepared
+        if channel in prepared.sets:
+            return prepared.sets[channel]
+        return prepared.walls.region(channel, frame)
+
     def steps(self) -> StepMasks:
         """Which spread steps the effect-blocking walls block (built per window as asked, once)."""
         prepared = self._prepared
         if prepared.steps is None:
-            ws = self.wallset(Channel.EFFECT)
-            # The walls before splitting: a step meets their union either way, and they are fewer.
-            prepared.steps = StepMasks(self.grid.width, self.grid.height, ws.unsplit, ws.unsplit_one_way)
+            w = prepared.walls
+            # The walls as given, each clipped: a step meets their union
+            # whether or not they are merged and split.
+            effect = w.blocking(Channel.EFFECT)
+            prepared.steps = StepMasks(self.grid.width, self.grid.height, w.rows[effect], w.ways[effect])
         return prepared.steps
 
     @property
@@ -272,12 +316,151 @@ class BattleMap:
 class _Prepared:
     """A map's walls made ready for queries, built on first use, per wall set."""
 
-    __slots__ = ("notes", "sets", "steps")
+    __slots__ = ("notes", "sets", "steps", "walls")
 
-    def __init__(self) -> None:
+    def __init__(self, walls: _Walls) -> None:
+        self.walls = walls
         self.sets: dict[Channel, WallSet] = {}
         self.steps: StepMasks | None = None
         self.notes: list[str] | None = None
+
+
+#: The bit of :attr:`_Walls.bits` for walls blocking each channel.
+_BITS = {Channel.EFFECT: 1, Channel.SIGHT: 2, Channel.MOVEMENT: 4}
+
+
+class _Walls:
+    """A map's walls as arrays, prepared for queries one region at a time.
+
+    Each wall is clipped as :func:`~aoegrid.walls.tidy` clips it, and filed
+    with the walls it could merge with (its line's keys, or its exact copies
+    for one-way walls). A region's walls are then merged and split exactly as
+    :meth:`WallSet.build <aoegrid.walls.WallSet.build>` does for the whole
+    map: the merge takes every wall of the lines it touches (in the order
+    given), and the split takes every merged wall that can cross one in the
+    region, so what lies in the region comes out the same to the bit. The
+    cost is one pass over the walls (vectorised) and, per region, what lies
+    near it.
+
+    Parameters
+    ----------
+    walls : sequence of Wall
+        All the map's walls, fog outlines included.
+    size : (width, height)
+        The map's size in squares.
+    """
+
+    #: Regions are whole squares of this many squares a side.
+    TILE = 32
+
+    def __init__(self, walls: Sequence[Wall], size: tuple[int, int]) -> None:
+        width, height = size
+        self.size = size
+        self.scale = max(float(width), float(height)) + 2 * MARGIN
+        rows = np.fromiter(
+            (v for w in walls for v in (*w.start, *w.end)), dtype=np.float64, count=4 * len(walls)
+        ).reshape(-1, 4)
+        # Walls come in a few kinds: each kind's code is worked out once.
+        codes: dict[tuple[Any, ...], tuple[int, int]] = {}
+        kinds = []
+        for w in walls:
+            kind = (w.blocks, w.kind, w.open, w.one_way)
+            if kind not in codes:
+                codes[kind] = _code(w)
+            kinds.append(codes[kind])
+        code = np.array(kinds, dtype=np.int64).reshape(-1, 2)
+        ways, bits = code[:, 0].astype(np.int8), code[:, 1].astype(np.uint8)
+        # tidy's steps, wall by wall: zero-length dropped, clipped, dropped when off the map.
+        real = (rows[:, 0] != rows[:, 2]) | (rows[:, 1] != rows[:, 3])
+        rect = (-MARGIN, -MARGIN, width + MARGIN, height + MARGIN)
+        # Walls wholly inside need no clipping (clip keeps them bit for bit).
+        inside = real & (np.minimum(rows[:, 0], rows[:, 2]) >= rect[0]) & (np.maximum(rows[:, 0], rows[:, 2]) <= rect[2])
+        inside &= (np.minimum(rows[:, 1], rows[:, 3]) >= rect[1]) & (np.maximum(rows[:, 1], rows[:, 3]) <= rect[3])
+        cut = np.flatnonzero(real & ~inside)
+        clipped, which, _ = clip(rows[cut], rect)
+        kept = np.sort(np.concatenate([np.flatnonzero(inside), cut[which]]))
+        pieces = rows[kept]
+        pieces[np.isin(kept, cut[which])] = clipped
+        on_map = meets(pieces, (0.0, 0.0, float(width), float(height)))
+        keep = kept[on_map]
+        self.rows, self.ways, self.bits = pieces[on_map], ways[keep], bits[keep]
+        self.index = SegmentGrid(self.rows, rect)
+        # Merge groups: two-way walls by their line's keys, one-way walls by
+        # their exact coordinates and way.
+        two = self.ways == 0
+        s = self.rows
+        swap = (s[:, 0] > s[:, 2]) | ((s[:, 0] == s[:, 2]) & (s[:, 1] > s[:, 3]))
+        line_a, line_c, _, _ = line_keys(np.where(swap[:, None], s[:, [2, 3, 0, 1]], s), self.scale)
+        keys = [np.where(two, line_a, 0), np.where(two, line_c, 0)]
+        keys += [np.where(two, 0.0, s[:, k]) for k in range(4)] + [np.where(two, 0, self.ways), two]
+        order = np.lexsort(keys[::-1])
+        ordered = np.column_stack([np.asarray(k, dtype=np.float64)[order] for k in keys])
+        new = np.r_[True, (ordered[1:] != ordered[:-1]).any(axis=1)] if len(order) else np.zeros(0, bool)
+        self.group = np.empty(len(order), dtype=np.intp)
+        self.group[order] = np.cumsum(new) - 1
+        # Members of each group in the order given (lexsort is stable).
+        self.members = order
+        self.group_start = np.r_[np.flatnonzero(new), len(order)]
+        self._regions: dict[tuple[Channel, tuple[float, ...]], WallSet] = {}
+
+    def blocking(self, channel: Channel) -> NDArray[np.bool_]:
+        """Which walls block ``channel``."""
+        return (self.bits & _BITS[channel]) != 0
+
+    def region(self, channel: Channel, frame: tuple[float, float, float, float]) -> WallSet:
+        """The walls blocking ``channel`` whose boxes meet the tiles ``frame`` meets, merged and split."""
+        t = self.TILE
+        rect = (
+            math.floor(frame[0] / t) * t, math.floor(frame[1] / t) * t,
+            math.ceil(frame[2] / t) * t, math.ceil(frame[3] / t) * t,
+        )
+        key = (channel, rect)
+        if key not in self._regions:
+            self._regions[key] = self._prepare(channel, rect)
+        return self._regions[key]
+
+    def _prepare(self, channel: Channel, rect: tuple[float, float, float, float]) -> WallSet:
+        merged, ways = self._merged(channel, rect)
+        if len(merged):
+            # Every merged wall crossing one in the region meets the box of those.
+            lo, hi = np.minimum(merged[:, :2], merged[:, 2:]).min(axis=0), np.maximum(merged[:, :2], merged[:, 2:]).max(axis=0)
+            segs, seg_ways = _node(*self._merged(channel, (lo[0], lo[1], hi[0], hi[1])))
+            inside = _meeting(segs, rect)
+            segs, seg_ways = segs[inside], seg_ways[inside]
+            order = np.lexsort((seg_ways, *segs.T[::-1]))
+            segs, seg_ways = segs[order], seg_ways[order]
+        else:
+            segs, seg_ways = merged, ways
+        lines = shapely.linestrings(segs.reshape(-1, 2, 2)) if len(segs) else np.empty(0, dtype=object)
+        return WallSet(segs, seg_ways, shapely.STRtree(lines), merged, ways)
+
+    def _merged(self, channel: Channel, box: tuple[float, float, float, float]) -> tuple[Any, Any]:
+        """The merged walls blocking ``channel`` whose boxes meet ``box``, and their ways."""
+        bit = _BITS[channel]
+        found = self.index.query(box)
+        groups = np.unique(self.group[found[(self.bits[found] & bit) != 0]])
+        lo, count = self.group_start[groups], np.diff(self.group_start)[groups]
+        at = np.repeat(lo - (np.cumsum(count) - count), count) + np.arange(int(count.sum()))
+        members = np.sort(self.members[at])
+        members = members[(self.bits[members] & bit) != 0]
+        segs, ways, _ = _merge(self.rows[members], self.ways[members], self.scale)
+        near = _meeting(segs, box)
+        return segs[near], ways[near]
+
+
+def _code(wall: Wall) -> tuple[int, int]:
+    """A wall's way (0, +1 right, -1 left) and the bits of the channels it blocks."""
+    way = 0 if wall.one_way is None else (1 if wall.one_way is Side.RIGHT else -1)
+    return way, sum(bit for ch, bit in _BITS.items() if wall.blocks_channel(ch))
+
+
+def _meeting(segs: NDArray[np.float64], box: tuple[float, float, float, float]) -> NDArray[np.bool_]:
+    """Whether each segment's box meets ``box`` (closed)."""
+    x0, y0, x1, y1 = box
+    return np.asarray(
+        (np.minimum(segs[:, 0], segs[:, 2]) <= x1) & (np.maximum(segs[:, 0], segs[:, 2]) >= x0)
+        & (np.minimum(segs[:, 1], segs[:, 3]) <= y1) & (np.maximum(segs[:, 1], segs[:, 3]) >= y0)
+    )
 
 
 def _polygon(obj: Any) -> shapely.Polygon:

@@ -416,16 +416,27 @@ def _merge(segs: FloatArray, ways: NDArray[np.int8], scale: float) -> tuple[Floa
     return out, out_ways, len(segs) - len(out)
 
 
-def _merge_lines(s: FloatArray, scale: float) -> FloatArray:
-    """Two-way segments (lower end first) with overlapping collinear ones merged."""
-    n = len(s)
-    if n < 2:
-        return s
+def line_keys(s: FloatArray, scale: float) -> tuple[NDArray[np.int64], NDArray[np.int64], FloatArray, FloatArray]:
+    """The line each two-way segment (lower end first) lies on, for merging: two keys and its direction.
+
+    Segments with equal keys (direction, then offset, to :data:`_LINE_TOL`)
+    are merged where they overlap; ``scale`` is the map's size, as in
+    :func:`tidy`. Returns ``line_a``, ``line_c``, ``ux``, ``uy``.
+    """
     dx, dy = s[:, 2] - s[:, 0], s[:, 3] - s[:, 1]
     length = np.hypot(dx, dy)
     ux, uy = dx / length, dy / length
     line_a = np.floor(np.arctan2(dy, dx) / _LINE_TOL).astype(np.int64)
     line_c = np.floor((ux * s[:, 1] - uy * s[:, 0]) / (_LINE_TOL * scale)).astype(np.int64)
+    return line_a, line_c, ux, uy
+
+
+def _merge_lines(s: FloatArray, scale: float) -> FloatArray:
+    """Two-way segments (lower end first) with overlapping collinear ones merged."""
+    n = len(s)
+    if n < 2:
+        return s
+    line_a, line_c, ux, uy = line_keys(s, scale)
     order = np.lexsort((line_c, line_a))
     s, ux, uy, line_a, line_c = s[order], ux[order], uy[order], line_a[order], line_c[order]
     starts = np.flatnonzero(np.r_[True, (line_a[1:] != line_a[:-1]) | (line_c[1:] != line_c[:-1])])

@@ -10,14 +10,12 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-import shapely
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import aoegrid as ag
 from aoegrid.raster import Window
 from aoegrid.regions import EPS
-from aoegrid.spread import StepMasks
 from aoegrid.visibility import visibility
 from aoegrid.walls import Channel, WallSet, clip, tidy
 
@@ -192,26 +190,6 @@ def test_splitting_in_chunks_finds_every_crossing(monkeypatch):
     # 120 lines, each cut by the 60 across it into 61 pieces.
     assert len(whole.segs) == len(chunked.segs) == 120 * 61
     assert sorted(map(tuple, whole.segs.tolist())) == sorted(map(tuple, chunked.segs.tolist()))
-
-
-def test_step_masks_by_tile_match_a_direct_test_of_every_step():
-    rng = np.random.default_rng(3)
-    ends = np.round(rng.uniform(-2, 13, size=(12, 4)) * 2) / 2  # ends on half squares: many exact touches
-    ends = ends[(ends[:, 0] != ends[:, 2]) | (ends[:, 1] != ends[:, 3])]
-    width, height = 11, 9
-    small = StepMasks(width, height, ends, np.zeros(len(ends), np.int8))
-    small.TILE = 4  # tiles meeting inside the window
-    big = StepMasks(width, height, ends, np.zeros(len(ends), np.int8))
-    window = Window(0, 0, width, height)
-    walls = shapely.linestrings(ends.reshape(-1, 2, 2))
-    for d, mask in small.window(window).items():
-        assert np.array_equal(mask, big.window(window)[d])
-        dx, dy = d
-        for y in range(height):
-            for x in range(width):
-                leaves = not (0 <= x + dx < width and 0 <= y + dy < height)
-                step = shapely.LineString([(x + 0.5, y + 0.5), (x + dx + 0.5, y + dy + 0.5)])
-                assert mask[y, x] == (leaves or bool((shapely.distance(walls, step) <= EPS).any()))
 
 
 # --- notes -------------------------------------------------------------------------------

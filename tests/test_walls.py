@@ -260,8 +260,9 @@ def test_l_corridor_burst_stops_at_the_corner_and_spread_goes_round():
     # (7, 5) and (6, 6) 8 (the diagonal past the corner at (6, 4) is barred).
     assert spread.squares == [*corridor, (6, 4), (7, 4), (6, 5), (7, 5), (6, 6)]
     path = spread.path_distance
-    assert path[4:8, 6].tolist() == [30.0, 35.0, 40.0, 45.0]
-    assert path[4:8, 7].tolist() == [35.0, 40.0, 45.0, 50.0]
+    # Paths are counted as far as the spread can reach (40 ft), no farther.
+    assert path[4:8, 6].tolist() == [30.0, 35.0, 40.0, np.inf]
+    assert path[4:8, 7].tolist() == [35.0, 40.0, np.inf, np.inf]
     assert path[3, 0] == 10.0 and path[3, 7] == 30.0
     assert np.isinf(path[6, 2])  # behind the corridor wall: no path
 
@@ -272,7 +273,9 @@ def test_spread_cannot_cut_a_wall_corner_diagonally():
     m = ag.BattleMap(ag.Grid(10, 10), walls=[ag.Wall((5, 0), (5, 5))])
     spread = ag.area(ag.Sphere(15), at=(4, 4), on=m, mode="spread")
     assert spread.path_distance[5, 5] == 15.0  # (4, 4) 5, (4, 5) 10, (5, 5) 15
-    assert spread.path_distance[4, 5] == 20.0 and (5, 4) not in spread
+    assert np.isinf(spread.path_distance[4, 5]) and (5, 4) not in spread  # 20 ft round: beyond its 15
+    wider = ag.area(ag.Sphere(20), at=(4, 4), on=m, mode="spread")
+    assert wider.path_distance[4, 5] == 20.0 and (5, 4) in wider
 
 
 # --- lines and creature cover, per the rules texts ----------------------------------------

@@ -27,7 +27,7 @@ from aoegrid.raster import Window, center_offsets, centers, far_offsets, near_of
 from aoegrid.regions import EPS
 from aoegrid.rules import Rules
 from aoegrid.shapes import Cylinder, Shape
-from aoegrid.spread import StepMasks, path_distance
+from aoegrid.spread import path_distance
 from aoegrid.stencils import _Origin, shape_extent
 from aoegrid.tokens import Space
 from aoegrid.visibility import Visibility
@@ -62,7 +62,7 @@ class Recipe:
 
 def see_from(bmap: BattleMap, channel: Channel, origin: tuple[float, float], frame: Frame) -> Visibility:
     """The visibility of ``origin`` on ``bmap`` among walls meeting ``frame``."""
-    return bmap.wallset(channel).visibility(origin, frame)
+    return bmap.walls_near(channel, frame).visibility(origin, frame)
 
 
 def frame_around(grid: Grid, points: list[tuple[float, float]], window: Window | None = None) -> Frame:
@@ -260,24 +260,6 @@ class AreaCore:
             seen |= vis.sees(cx, cy)
         start = measure(fx, fy, rules.diagonals)
         parity = np.broadcast_to((np.floor(np.minimum(fx, fy)) % 2).astype(np.int8), w.shape)
-        walled = path_distance(
-            w, np.where(touching & seen, start, np.inf), parity, bmap.steps().window(w), rules.diagonals
-        )
-        # The same count with no walls: the detour is the difference, zero in
-        # open field. From intersections the lattice rules' open-field count
-        # is the far-corner count itself; otherwise walk it.
-        whole = all(float(v).is_integer() for v in (origin.x0, origin.y0, origin.x1, origin.y1))
-        if whole and rules.diagonals is not Diagonals.EUCLIDEAN:
-            open_field = start
-        else:
-            no_walls = StepMasks(w.width, w.height, np.empty((0, 4)), np.empty(0, np.int8))
-            open_field = path_distance(
-                w, np.where(touching, start, np.inf), parity,
-                no_walls.window(Window(0, 0, w.width, w.height)), rules.diagonals,
-            )
-        self._path = walled * self.grid.square
-        with np.errstate(invalid="ignore"):  # inf - inf where neither reaches
-            detour = np.where(np.isfinite(walled), walled - open_field, np.inf)
         if rules.inclusion is Inclusion.FAR_EDGE:
             own = start
         elif rules.inclusion is Inclusion.CENTER:
@@ -291,6 +273,24 @@ class AreaCore:
         held = own[self._shape_local]
         if held.size:
             radius = max(radius, float(held.max()))
+        # The same count with no walls: the detour is the difference, zero in
+        # open field. From intersections the lattice rules' open-field count
+        # is the far-corner count itself; otherwise walk it.
+        whole = all(float(v).is_integer() for v in (origin.x0, origin.y0, origin.x1, origin.y1))
+        if whole and rules.diagonals is not Diagonals.EUCLIDEAN:
+            open_field = start
+        else:
+            open_field = path_distance(w, np.where(touching, start, np.inf), parity, None, rules.diagonals)
+        # A square of the shape is in when own + walled - open_field <= radius:
+        # walled paths longer than radius + the most open_field - own can give count for nothing.
+        slack = np.where(self._shape_local & np.isfinite(open_field), open_field - own, -np.inf).max(initial=0.0)
+        walled = path_distance(
+            w, np.where(touching & seen, start, np.inf), parity, bmap.steps().window(w), rules.diagonals,
+            limit=radius + max(slack, 0.0) + EPS,
+        )
+        self._path = walled * self.grid.square
+        with np.errstate(invalid="ignore"):  # inf - inf where neither reaches
+            detour = np.where(np.isfinite(walled), walled - open_field, np.inf)
         return np.asarray(own + detour <= radius + EPS)
 
     def _restricted(self, local: BoolArray) -> Self:
@@ -363,7 +363,11 @@ class AreaCore:
 
     @property
     def path_distance(self) -> FloatArray:
-        """For spreads: path length around walls to each square, in the grid's unit."""
+        """For spreads: path length around walls to each square, in the grid's unit.
+
+        ``inf`` where the spread's path cannot go within its reach: paths are
+        counted only as far as they can matter.
+        """
         if self.mode is Mode.SPREAD and self.battlemap is not None:
             self._cut()
         if self._path is None:

@@ -10,6 +10,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+import shapely
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -222,8 +223,10 @@ def hostile_maps(draw):
             return (float(a[0] + i * d[0]), float(a[1] + i * d[1]))
 
         clean.append(ag.Wall(at(0), at(k), one_way=way))
-        b = at(k)
-        beyond = not (-1 <= b[0] <= width + 1 and -1 <= b[1] <= height + 1)
+        # Pushed out only where the whole extension stays off the map (and its margin):
+        # an extension back across the map would be another wall, not the same one.
+        extension = shapely.LineString([at(k), at(k * 2**40)])
+        beyond = not extension.intersects(shapely.box(-1, -1, width + 1, height + 1))
         kinds = draw(st.lists(st.sampled_from(["copy", "reverse", "piece", "far"]), max_size=3))
         hostile.append(ag.Wall(at(0), at(k * 2**40) if "far" in kinds and beyond else at(k), one_way=way))
         for kind in kinds:

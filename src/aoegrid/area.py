@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from aoegrid.battlemap import BattleMap
+from aoegrid.battlemap import BattleMapCore
 from aoegrid.build import build_area
 from aoegrid.errors import InvalidTypeError, InvalidValueError
 from aoegrid.grid import Grid
@@ -28,7 +28,7 @@ from aoegrid.tokens import Space, Token
 def area(
     shape: Shape,
     at: Any,
-    on: Grid | BattleMap,
+    on: Grid | BattleMapCore,
     rules: Rules | str = "starfinder",
     mode: Mode | str = "burst",
     *,
@@ -123,7 +123,7 @@ class Area(AreaCore):
     the right and y down. Areas on the same grid combine with ``|``, ``&``
     and ``-``; a combined area keeps no shape or origin.
 
-    On a :class:`~aoegrid.battlemap.BattleMap` an area also reports, for each
+    On a :class:`~aoegrid.BattleMap` an area also reports, for each
     square of its shape (``shape_mask``), how much of it the origin reaches:
     ``visible`` (exact fraction of the square a straight line from the origin
     reaches, NaN off the shape), ``cover`` (the rules' cover grade, see
@@ -191,7 +191,7 @@ class Area(AreaCore):
                     f"stands (a Token, e.g. token.moved_to(x, y), or a Space), not {at!r}"
                 )
             was = m.at
-            if isinstance(on, BattleMap) and isinstance(was, Token) and isinstance(at, Token) and any(
+            if isinstance(on, BattleMapCore) and isinstance(was, Token) and isinstance(at, Token) and any(
                 t is was or t.label == was.label for t in on.tokens
             ):
                 on = on.with_token(was, at)

@@ -1,4 +1,8 @@
-"""A battle map: a grid, its walls, sight-only zones and creatures."""
+"""A battle map: a grid, its walls, sight-only zones and creatures, prepared for queries.
+
+:class:`BattleMapCore` is everything but pictures; :class:`aoegrid.maps.BattleMap`
+(what ``aoegrid.BattleMap`` is) adds them on top, above the plotting layer.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,7 @@ import copy
 import math
 import warnings
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 import shapely
@@ -34,7 +38,7 @@ from aoegrid.walls import (
 )
 
 
-class BattleMap:
+class BattleMapCore:
     """A grid with walls, doors, windows, sight-only zones and tokens.
 
     Parameters
@@ -184,7 +188,7 @@ class BattleMap:
         """Indices into :attr:`walls` of the doors and windows."""
         return [i for i, w in enumerate(self.walls) if w.kind is not WallKind.WALL]
 
-    def with_door(self, index: int, open: bool) -> BattleMap:
+    def with_door(self, index: int, open: bool) -> Self:
         """A copy of this map with door (or window) ``index`` opened or closed."""
         if not isinstance(index, int) or not 0 <= index < len(self.walls):
             raise InvalidValueError(f"no wall {index!r}: this map has walls 0 to {len(self.walls) - 1}")
@@ -193,7 +197,7 @@ class BattleMap:
             raise InvalidValueError(f"wall {index} is a plain wall, not a door or window; doors are {self.doors}")
         walls = list(self.walls)
         walls[index] = Wall(wall.start, wall.end, wall.blocks, wall.kind, open, wall.one_way)
-        return BattleMap(self.grid, walls, self.tokens, self.fog, self.info)
+        return type(self)(self.grid, walls, self.tokens, self.fog, self.info)
 
     def token(self, label: str) -> Token:
         """The creature labelled ``label`` (see :attr:`Token.label`).
@@ -213,7 +217,7 @@ class BattleMap:
             raise InvalidTypeError(f"a token label must be a string, got {label!r} of type {type(label).__name__}")
         return self.tokens[self._token_index(label)]
 
-    def with_token(self, old: Token | str, new: Token) -> BattleMap:
+    def with_token(self, old: Token | str, new: Token) -> Self:
         """A copy of this map with creature ``old`` replaced by ``new``.
 
         Parameters
@@ -240,7 +244,7 @@ class BattleMap:
         """
         return self._replaced(self._token_index(old), new)
 
-    def move_token(self, token: Token | str, x: int, y: int) -> BattleMap:
+    def move_token(self, token: Token | str, x: int, y: int) -> Self:
         """A copy of this map with creature ``token`` (or its label) moved to square (x, y).
 
         (x, y) is the new top-left square of its space, as in
@@ -278,7 +282,7 @@ class BattleMap:
         labels = ", ".join(repr(t.label) for t in self.tokens) or "none"
         raise InvalidValueError(f"no token labelled {label!r} on this map; its tokens are {labels}")
 
-    def _replaced(self, index: int, new: Token) -> BattleMap:
+    def _replaced(self, index: int, new: Token) -> Self:
         """A copy with token ``index`` replaced, sharing the prepared walls."""
         self._check_token(new, stacklevel=4)
         tokens = list(self.tokens)
@@ -299,12 +303,6 @@ class BattleMap:
         if not doors:
             raise InvalidValueError("this map has no doors or windows")
         return min(doors, key=lambda i: shapely.LineString([self.walls[i].start, self.walls[i].end]).distance(q))
-
-    def _repr_png_(self) -> bytes:
-        """The picture Jupyter shows (drawn without touching pyplot's state)."""
-        from aoegrid.plotting import png_bytes
-
-        return png_bytes(self)
 
     def __repr__(self) -> str:
         return (

@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from aoegrid._validate import point, real
-from aoegrid.battlemap import BattleMap
+from aoegrid.battlemap import BattleMapCore
 from aoegrid.directions import right_normal, unit_vector
 from aoegrid.errors import InvalidTypeError, InvalidValueError, OffGridError
 from aoegrid.grid import Grid
@@ -34,7 +34,7 @@ def build_area(
     cls: type[A],
     shape: Shape,
     at: Any,
-    on: Grid | BattleMap,
+    on: Grid | BattleMapCore,
     rules: Rules | str = "starfinder",
     mode: Mode | str = "burst",
     *,
@@ -43,7 +43,7 @@ def build_area(
     elevation: float = 0.0,
 ) -> A:
     """An area of class ``cls`` (see :func:`aoegrid.area.area` for the arguments)."""
-    if isinstance(on, BattleMap):
+    if isinstance(on, BattleMapCore):
         grid, bmap = on.grid, on
     elif isinstance(on, Grid):
         grid, bmap = on, None
@@ -125,7 +125,7 @@ def _viewpoint(caster: Any, grid: Grid) -> tuple[float, float]:
     return p
 
 
-def _near_side(bmap: BattleMap, viewer: tuple[float, float], origin: _Origin) -> _Origin:
+def _near_side(bmap: BattleMapCore, viewer: tuple[float, float], origin: _Origin) -> _Origin:
     """5e: an unseen point of origin behind a wall moves to the wall's near side."""
     target = (origin.x0, origin.y0)
     frame = frame_around(bmap.grid, [viewer, target])

@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from aoegrid.area import Area, area
-from aoegrid.battlemap import BattleMap
 from aoegrid.errors import AoegridError, InvalidValueError
 from aoegrid.export import area_record
 from aoegrid.grid import Grid, memory_budget
+from aoegrid.maps import BattleMap
 from aoegrid.rules import PRESETS, resolve_rules
 from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shape, Sphere
 

@@ -90,9 +90,9 @@ import numpy as np
 import shapely
 
 from aoegrid._validate import shown, shown_int
-from aoegrid.battlemap import BattleMap
 from aoegrid.errors import GridTooLargeError, InvalidTypeError, InvalidValueError
 from aoegrid.grid import Grid
+from aoegrid.maps import BattleMap
 from aoegrid.tokens import Token
 from aoegrid.walls import Channel, Wall, WallKind
 

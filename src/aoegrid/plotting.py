@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from aoegrid.battlemap import BattleMap
+from aoegrid.battlemap import BattleMapCore
 from aoegrid.build import build_area
 from aoegrid.cover import Cover
 from aoegrid.directions import right_normal, unit_vector
@@ -102,7 +102,7 @@ def _wall_style(w: Wall) -> str:
     return "wall"
 
 
-def plot_walls(bmap: BattleMap, ax: Axes | None = None) -> list[Artist]:
+def plot_walls(bmap: BattleMapCore, ax: Axes | None = None) -> list[Artist]:
     """The map's walls: doors, open doors, windows and one-way walls each distinct."""
     from matplotlib.collections import LineCollection
 
@@ -144,7 +144,7 @@ def plot_tokens(
     return out
 
 
-def plot_image(bmap: BattleMap, ax: Axes | None = None) -> list[Artist]:
+def plot_image(bmap: BattleMapCore, ax: Axes | None = None) -> list[Artist]:
     """The map's own image underneath, when its file had one."""
     ax = _axes(ax, bmap.grid)
     info = getattr(bmap, "info", None)
@@ -164,10 +164,10 @@ def plot_image(bmap: BattleMap, ax: Axes | None = None) -> list[Artist]:
     return [img]
 
 
-def plot_map(bmap: BattleMap, ax: Axes | None = None, *, image: bool = True, grid: bool = True,
+def plot_map(bmap: BattleMapCore, ax: Axes | None = None, *, image: bool = True, grid: bool = True,
              tokens: bool = True) -> list[Artist]:
     """The map: its image (when it has one), grid lines, walls and tokens."""
-    if not isinstance(bmap, BattleMap):
+    if not isinstance(bmap, BattleMapCore):
         raise InvalidValueError(f"plot_map draws an aoegrid.BattleMap, got {bmap!r}")
     ax = _axes(ax, bmap.grid)
     out: list[Artist] = []
@@ -253,7 +253,7 @@ def plot_area(
     color: str | None = None,
     alpha: float = 0.45,
     label: str | None = None,
-    on: BattleMap | None = None,
+    on: BattleMapCore | None = None,
     map_layers: bool = True,
     legend: bool = False,
 ) -> list[Artist]:
@@ -371,7 +371,7 @@ def plot_areas(areas: Sequence[AreaCore], ax: Axes | None = None, *, colors: Seq
     return out
 
 
-def compare_presets(shape: Any, at: Any, on: Grid | BattleMap, presets: Sequence[str] = ("starfinder", "pf2e", "sw5e"),
+def compare_presets(shape: Any, at: Any, on: Grid | BattleMapCore, presets: Sequence[str] = ("starfinder", "pf2e", "sw5e"),
                     **options: Any) -> Figure:
     """The same effect under several rule presets, side by side, with square counts.
 
@@ -380,7 +380,7 @@ def compare_presets(shape: Any, at: Any, on: Grid | BattleMap, presets: Sequence
     """
     from matplotlib.figure import Figure
 
-    grid = on.grid if isinstance(on, BattleMap) else on
+    grid = on.grid if isinstance(on, BattleMapCore) else on
     fig = Figure(figsize=(3.2 * len(presets), 3.6), dpi=100, layout="constrained")
     axes = fig.subplots(1, len(presets), squeeze=False)[0]
     for ax, name in zip(axes, presets):
@@ -394,7 +394,7 @@ def compare_presets(shape: Any, at: Any, on: Grid | BattleMap, presets: Sequence
     return fig
 
 
-def figure_of(obj: AreaCore | BattleMap, scale: float = 24.0) -> Figure:
+def figure_of(obj: AreaCore | BattleMapCore, scale: float = 24.0) -> Figure:
     """A new Figure showing an area (with its map) or a map, ``scale`` pixels a square."""
     from matplotlib.figure import Figure
 
@@ -408,7 +408,7 @@ def figure_of(obj: AreaCore | BattleMap, scale: float = 24.0) -> Figure:
     return fig
 
 
-def save(obj: AreaCore | BattleMap | Figure, path: Any, *, scale: float = 24.0) -> None:
+def save(obj: AreaCore | BattleMapCore | Figure, path: Any, *, scale: float = 24.0) -> None:
     """Write a picture to PNG or SVG (by the path's suffix), ``scale`` pixels a square."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -421,7 +421,7 @@ def save(obj: AreaCore | BattleMap | Figure, path: Any, *, scale: float = 24.0) 
     fig.savefig(path, format=suffix)
 
 
-def png_bytes(obj: AreaCore | BattleMap, *, scale: float = 24.0) -> bytes:
+def png_bytes(obj: AreaCore | BattleMapCore, *, scale: float = 24.0) -> bytes:
     """PNG bytes of a picture, for notebooks (no pyplot state is touched)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 

@@ -17,7 +17,7 @@ from typing import Any, Self
 import numpy as np
 from numpy.typing import NDArray
 
-from aoegrid.battlemap import BattleMap
+from aoegrid.battlemap import BattleMapCore
 from aoegrid.cover import grade
 from aoegrid.distance import measure
 from aoegrid.errors import GridMismatchError, InvalidValueError
@@ -56,11 +56,11 @@ class Recipe:
     clear: Space | None = None
 
     @property
-    def battlemap(self) -> BattleMap | None:
-        return self.on if isinstance(self.on, BattleMap) else None
+    def battlemap(self) -> BattleMapCore | None:
+        return self.on if isinstance(self.on, BattleMapCore) else None
 
 
-def see_from(bmap: BattleMap, channel: Channel, origin: tuple[float, float], frame: Frame) -> Visibility:
+def see_from(bmap: BattleMapCore, channel: Channel, origin: tuple[float, float], frame: Frame) -> Visibility:
     """The visibility of ``origin`` on ``bmap`` among walls meeting ``frame``."""
     return bmap.walls_near(channel, frame).visibility(origin, frame)
 
@@ -148,7 +148,7 @@ class AreaCore:
         self._path: FloatArray | None = None
 
     @property
-    def battlemap(self) -> BattleMap | None:
+    def battlemap(self) -> BattleMapCore | None:
         """The map whose walls cut this area, or None on a bare grid."""
         return None if self.recipe is None else self.recipe.battlemap
 

@@ -15,7 +15,7 @@ from aoegrid.errors import InvalidTypeError, InvalidValueError
 from aoegrid.tokens import Token
 
 if TYPE_CHECKING:
-    from aoegrid.battlemap import BattleMap
+    from aoegrid.battlemap import BattleMapCore
 
 
 def _level(value: object, field: str) -> int:
@@ -102,7 +102,7 @@ def _int(value: object, field: str) -> int:
 
 def threatening(
     caster: Token,
-    on: BattleMap,
+    on: BattleMapCore,
     hostile: Callable[[Token], bool] | None = None,
 ) -> list[Token]:
     """Creatures that give the caster's ranged power attacks disadvantage.
@@ -131,7 +131,7 @@ def threatening(
     return out
 
 
-def ranged_attack_disadvantage(caster: Token, on: BattleMap, hostile: Callable[[Token], bool] | None = None) -> bool:
+def ranged_attack_disadvantage(caster: Token, on: BattleMapCore, hostile: Callable[[Token], bool] | None = None) -> bool:
     """Whether the caster's ranged power attacks have disadvantage (see :func:`threatening`)."""
     return bool(threatening(caster, on, hostile))
 

@@ -117,7 +117,7 @@ def reached(
         raise InvalidValueError("creatures are found in areas made by aoegrid.area(), not in combinations")
     if tokens is None:
         if area.battlemap is None:
-            raise InvalidValueError("this area is on a bare Grid: pass tokens=[...], or compute it on a BattleMap")
+            raise InvalidValueError("this area is on a bare Grid: pass tokens=[...], or compute it on a BattleMapCore")
         pool = list(area.battlemap.tokens)
     else:
         pool = list(tokens)

@@ -18,7 +18,6 @@ Examples
 
 from aoegrid import savage_worlds, sw5e
 from aoegrid.area import Area, area
-from aoegrid.battlemap import BattleMap
 from aoegrid.cover import Cover, CoverRule
 from aoegrid.distance import distance
 from aoegrid.errors import (
@@ -40,6 +39,7 @@ from aoegrid.io import (
     read_text_map,
     read_uvtt,
 )
+from aoegrid.maps import BattleMap
 from aoegrid.options import (
     Anchor,
     ConeKind,

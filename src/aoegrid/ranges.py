@@ -26,7 +26,7 @@ from aoegrid.tokens import Space, Token
 from aoegrid.walls import Channel
 
 if TYPE_CHECKING:
-    from aoegrid.battlemap import BattleMap
+    from aoegrid.battlemap import BattleMapCore as BattleMap
     from aoegrid.grid import Grid
 
 A = TypeVar("A", bound=AreaCore)

@@ -292,7 +292,7 @@ def line_of_effect(on: Any, origin: Any, channel: str = "effect") -> NDArray[np.
      [1.   1.   1.   0.75 0.25 0.  ]]
     """
     from aoegrid._validate import point
-    from aoegrid.battlemap import BattleMap
+    from aoegrid.battlemap import BattleMapCore as BattleMap
     from aoegrid.errors import InvalidTypeError, OffGridError
     from aoegrid.options import parse_option
     from aoegrid.walls import Channel

@@ -225,8 +225,13 @@ def coverage(region: Figure, window: Window) -> FloatArray:
     idx = np.concatenate([j[left] * stride, j[inner] * stride + i[inner], j[inner] * stride + i[inner] + 1])
     wts = np.concatenate([dy[left], own[inner], dy[inner] - own[inner]])
     acc = np.bincount(idx, weights=wts, minlength=h * stride).reshape(h, stride)
-    cov = np.cumsum(acc[:, :w], axis=1) * sign
-    return np.clip(cov, 0.0, 1.0) + 0.0  # + 0.0 turns -0.0 into 0.0
+    # In place: one window-sized array in all, however large the window.
+    np.cumsum(acc, axis=1, out=acc)
+    cov = acc[:, :w]
+    cov *= sign
+    np.clip(cov, 0.0, 1.0, out=cov)
+    cov += 0.0  # turns -0.0 into 0.0
+    return cov
 
 
 def covered(region: Figure, window: Window, at_least: float) -> BoolArray:

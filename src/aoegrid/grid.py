@@ -16,7 +16,7 @@ DEFAULT_SQUARE: dict[str, float] = {"ft": 5.0, "in": 1.0, "m": 1.5, "sq": 1.0}
 #: The most memory any whole-map query takes per square, in bytes, with the
 #: area's cover and path arrays read: a whole-map spread with walls is the
 #: largest. ``tests/test_grid.py`` measures it and fails if a query takes more.
-QUERY_BYTES_PER_SQUARE = 320
+QUERY_BYTES_PER_SQUARE = 192
 
 
 def memory_budget() -> int:

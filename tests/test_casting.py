@@ -104,3 +104,31 @@ def test_savage_worlds_power_cost_refuses_bad_arguments(args, error, match):
 
 def test_savage_worlds_power_cost_without_modifiers():
     assert swade.power_cost(5) == swade.power_cost(5, {}) == 5
+
+
+def test_savage_worlds_activation_outcomes():
+    # "A roll less than 4 means the power doesn't activate. The caster spends one Power Point".
+    assert swade.activation(3, 5) == swade.Activation(False, 1, 0, False, False)
+    # "A roll of 4 or higher ... consumes all the Power Points allocated to it".
+    assert swade.activation(4, 5) == swade.Activation(True, 5, 0, False, False)
+    assert swade.activation(7, 2).raises == 0 and swade.activation(8, 2).raises == 1 and swade.activation(12, 2).raises == 2
+    # A failed shorted roll is a Critical Failure: Backlash.
+    assert swade.activation(3, 0, shorted=True) == swade.Activation(False, 1, 0, True, True)
+    assert swade.activation(5, 1, shorted=True) == swade.Activation(True, 1, 0, False, False)
+    # Snake eyes fail whatever the total.
+    assert swade.activation(6, 3, critical=True) == swade.Activation(False, 1, 0, True, True)
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "error", "match"),
+    [
+        ((4.0, 2), {}, ag.InvalidTypeError, r"roll must be a whole number \(the roll's total\), got 4.0 of type float"),
+        ((True, 2), {}, ag.InvalidTypeError, r"roll must be a whole number"),
+        ((4, -1), {}, ag.InvalidValueError, r"allocated_pp must be a whole number of Power Points, 0 or more; got -1"),
+        ((4, 2, "yes"), {}, ag.InvalidTypeError, r"shorted must be True or False, got 'yes'"),
+        ((4, 2), {"critical": 1}, ag.InvalidTypeError, r"critical must be True or False, got 1"),
+    ],
+)
+def test_savage_worlds_activation_refuses_bad_arguments(args, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        swade.activation(*args, **kwargs)

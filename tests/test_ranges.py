@@ -165,3 +165,33 @@ def test_a_plain_number_of_feet_is_a_range():
     assert ag.clip_to_range(a, ag.Token(0, 10), 40).squares == ag.clip_to_range(a, ag.Token(0, 10), Range(40)).squares
     with pytest.raises(ag.InvalidTypeError, match=r"range must be an aoegrid.Range or a number of feet, got None"):
         ag.clip_to_range(a, ag.Token(0, 10), None)
+
+
+def test_range_increments_count_the_first():
+    assert [Range(30).increments(d) for d in (0, 5, 30, 30.0000000001, 31, 60, 61, 300)] == [1, 1, 1, 1, 2, 2, 3, 10]
+    assert Range(12).times(2).increments(25) == 2  # the Range modifier widens the increment
+    with pytest.raises(ag.InvalidValueError, match=r"range increments are counted for a range of some feet \(Range\(30\)\), not a range of close 25 ft"):
+        Range("close", level=1).increments(10)
+    with pytest.raises(ag.InvalidValueError, match=r"not a range of feet 0 ft"):
+        Range(0).increments(10)
+    with pytest.raises(ag.InvalidValueError, match=r"distance must be 0 or more, got -5"):
+        Range(30).increments(-5)
+    with pytest.raises(ag.InvalidValueError, match=r"distance must be a finite number, got inf"):
+        Range(30).increments(float("inf"))
+    with pytest.raises(ag.InvalidValueError, match=r"distance 1e\+308 spans more increments of 0.5 ft than a float holds"):
+        Range(0.5).increments(1e308)
+
+
+def test_can_target_needs_what_the_effect_says():
+    walls = [ag.Wall((8, 0), (8, 10), kind="window")]
+    m = ag.BattleMap(ag.Grid(16, 10), walls=walls, fog=[[(3, 0), (5, 0), (5, 10), (3, 10)]])
+    caster, beyond_window = ag.Token(6, 4), ag.Token(11, 4)
+    assert not ag.can_target(caster, beyond_window, "starfinder", m)
+    assert ag.can_target(caster, beyond_window, "starfinder", m, need="sight")
+    assert not ag.can_target(caster, beyond_window, "starfinder", m, need="both")
+    assert ag.can_target(caster, beyond_window, "savage-worlds", m)
+    beyond_fog = ag.Token(1, 4)
+    assert ag.can_target(caster, beyond_fog, "starfinder", m) and not ag.can_target(caster, beyond_fog, "savage-worlds", m)
+    assert not ag.can_target(caster, beyond_fog, "sw5e", m, need="both")
+    with pytest.raises(ag.InvalidValueError, match=r"unknown need 'touch'; valid choices are 'effect', 'sight', 'both'"):
+        ag.can_target(caster, beyond_fog, "starfinder", m, need="touch")

@@ -50,9 +50,21 @@ from aoegrid.options import (
     Side,
     SpaceOrigin,
 )
-from aoegrid.ranges import Range, RangeKind, can_target, clip_to_range, in_range, touch_targets
+from aoegrid.ranges import (
+    OriginCheck,
+    Origins,
+    Range,
+    RangeKind,
+    can_target,
+    check_origin,
+    clip_to_range,
+    in_range,
+    legal_origins,
+    touch_targets,
+)
 from aoegrid.rules import PRESETS, Rules
 from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shapable, Sphere
+from aoegrid.tactics import Candidate, Placement, best_placements, placement_scores
 from aoegrid.targets import Membership, Reached
 from aoegrid.tokens import SIZES, Space, Token
 from aoegrid.visibility import OriginOnWallError, line_of_effect
@@ -68,6 +80,7 @@ __all__ = [
     "AoegridWarning",
     "Area",
     "BattleMap",
+    "Candidate",
     "Cone",
     "ConeKind",
     "Cover",
@@ -87,8 +100,11 @@ __all__ = [
     "Membership",
     "Mode",
     "OffGridError",
+    "OriginCheck",
     "OriginOnWallError",
     "OriginPoint",
+    "Origins",
+    "Placement",
     "Range",
     "RangeKind",
     "Reached",
@@ -101,13 +117,17 @@ __all__ = [
     "Token",
     "Wall",
     "area",
+    "best_placements",
     "can_target",
+    "check_origin",
     "clip_to_range",
     "demo_map",
     "distance",
     "in_range",
+    "legal_origins",
     "line_of_effect",
     "load_map",
+    "placement_scores",
     "read_foundry",
     "read_text_map",
     "read_uvtt",

@@ -1,7 +1,10 @@
-"""Range: how far from its caster an effect may be placed, and who it may target.
+"""Range: how far from its caster an effect may be placed, where, and who it may target.
 
 Distances run from the caster's space (its nearest edge) under the rules'
-diagonal count, in the grid's unit.
+diagonal count, in the grid's unit. :func:`legal_origins` lists every legal
+point of origin on a map (range, line of effect or sight, walls);
+:func:`check_origin` says which rule one point breaks and the nearest legal
+one.
 """
 
 from __future__ import annotations
@@ -13,6 +16,9 @@ from enum import Enum
 from numbers import Real
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import numpy as np
+from numpy.typing import NDArray
+
 from aoegrid._validate import point, real
 from aoegrid.distance import measure
 from aoegrid.errors import InvalidTypeError, InvalidValueError, OffGridError
@@ -20,10 +26,14 @@ from aoegrid.options import OriginPoint, parse_option
 from aoegrid.result import AreaCore, frame_around, origin_samples, see_from
 from aoegrid.rules import Rules, resolve_rules
 from aoegrid.savage_worlds import range_cost
-from aoegrid.shapes import Cone, Line, Shape
+from aoegrid.shapes import Cone, Line, Shapable, Shape
 from aoegrid.stencils import _Origin
 from aoegrid.tokens import Space, Token
+from aoegrid.visibility import _ON, OriginOnWallError
 from aoegrid.walls import Channel
+
+FloatArray = NDArray[np.float64]
+BoolArray = NDArray[np.bool_]
 
 if TYPE_CHECKING:
     from aoegrid.battlemap import BattleMapCore as BattleMap
@@ -116,6 +126,55 @@ class Range:
             return 0.0
         assert self.distance is not None
         return self.distance * self.multiplier
+
+    def increments(self, distance: float) -> int:
+        """How many range increments ``distance`` spans, counting the first.
+
+        Starfinder: "Some effects, especially weapons, have a range
+        increment. The weapon can generate an effect at many multiples of
+        this range, but you take penalties if the target is more than one
+        range increment away". This range is the increment: a distance up to
+        it is in the first increment (1), one past it in the second (2), and
+        so on; 0 is in the first. The penalty per increment is the caller's
+        (it is not in the rules text given here): no penalty at 1.
+
+        Parameters
+        ----------
+        distance : float
+            In the grid's unit (feet), 0 or more; a creature's distance from
+            :func:`in_range` fits.
+
+        Returns
+        -------
+        int
+            1 or more.
+
+        Raises
+        ------
+        InvalidValueError
+            For a negative or non-finite distance, or a range that is not a
+            distance in feet (touch, self, the unbounded kinds, Starfinder's
+            level-based categories), or is 0 ft.
+
+        Examples
+        --------
+        >>> [Range(30).increments(d) for d in (0, 30, 35, 60, 95)]
+        [1, 1, 2, 2, 4]
+        """
+        kind = RangeKind(self.kind)
+        if kind is not RangeKind.FEET or self.feet <= 0:
+            raise InvalidValueError(
+                f"range increments are counted for a range of some feet (Range(30)), not a range of "
+                f"{kind.value} {self.feet:g} ft"
+            )
+        d = real(distance, "distance")
+        if d < 0:
+            raise InvalidValueError(f"distance must be 0 or more, got {distance!r}")
+        spans = d / self.feet
+        if math.isinf(spans):
+            raise InvalidValueError(f"distance {distance!r} spans more increments of {self.feet:g} ft than a float holds")
+        # A distance a rounding error past a whole number of increments is still within it.
+        return max(1, math.ceil(spans - 1e-9))
 
     def times(self, factor: int) -> Range:
         """This range under Savage Worlds' Range modifier: doubled or tripled, once.
@@ -376,16 +435,61 @@ def _space_gap(a: Space, b: Space, rules: Rules) -> float:
     return float(measure(0.0 if overlap_x else dx, 0.0 if overlap_y else dy, rules.diagonals))
 
 
-def can_target(caster: Any, target: Token, rules: Rules | str, on: BattleMap) -> bool:
+class Need(str, Enum):
+    """What a caster needs to a target or a point of origin: line of ``effect``, of ``sight``, or ``both``."""
+
+    EFFECT = "effect"
+    SIGHT = "sight"
+    BOTH = "both"
+
+
+def resolve_need(need: Need | str | None, rules: Rules) -> tuple[Channel, ...]:
+    """The channels ``need`` asks for; ``None`` is the preset's default.
+
+    Starfinder and Pathfinder: "You must have line of effect to the target";
+    for effects with an area, "a clear line of effect to the point of
+    origin". SW5e: "To target something, you must have a clear path to it,
+    so it can't be behind total cover" (total cover is what line of effect
+    decides). Savage Worlds: "A character must be able to see his target":
+    line of sight. Some Starfinder effects need sight, or both: pass
+    ``need``.
+
+    Examples
+    --------
+    >>> from aoegrid.rules import SAVAGE_WORLDS, STARFINDER
+    >>> resolve_need(None, SAVAGE_WORLDS), resolve_need("both", STARFINDER)
+    ((<Channel.SIGHT: 'sight'>,), (<Channel.EFFECT: 'effect'>, <Channel.SIGHT: 'sight'>))
+    """
+    if need is None:
+        return (Channel.SIGHT,) if rules.name == "savage-worlds" else (Channel.EFFECT,)
+    need = parse_option(Need, need, "need")
+    if need is Need.BOTH:
+        return (Channel.EFFECT, Channel.SIGHT)
+    return (Channel(need.value),)
+
+
+def can_target(
+    caster: Any, target: Token, rules: Rules | str, on: BattleMap, need: Need | str | None = None
+) -> bool:
     """Whether the caster may target a creature through the map's walls.
 
     Starfinder: "You must have line of effect to the target". Savage Worlds:
     "A character must be able to see his target". A line from any point of
     the caster's space to any part of the target's space is enough.
+    ``need`` is ``"effect"``, ``"sight"`` or ``"both"`` for effects that say
+    so ("you cannot use effects that require you to have line of sight");
+    by default the preset's (:func:`resolve_need`).
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> m = ag.BattleMap(ag.Grid(8, 3), walls=[ag.Wall((4, 0), (4, 3), kind="window")])
+    >>> me, you = ag.Token(1, 1), ag.Token(6, 1)
+    >>> [ag.can_target(me, you, "starfinder", m, need=n) for n in (None, "sight", "both")]
+    [False, True, False]
     """
-    rules = resolve_rules(rules)
-    channel = Channel.SIGHT if rules.name == "savage-worlds" else Channel.EFFECT
-    return space_reaches(_space(caster), target.space, on, channel)
+    channels = resolve_need(need, resolve_rules(rules))
+    return all(space_reaches(_space(caster), target.space, on, ch) for ch in channels)
 
 
 def space_reaches(source: Space, target: Space, on: BattleMap, channel: Channel) -> bool:
@@ -399,3 +503,425 @@ def space_reaches(source: Space, target: Space, on: BattleMap, channel: Channel)
     window = Window(target.x, target.y, target.width, target.height)
     frame = frame_around(on.grid, [*samples, target.center])
     return any(see_from(on, channel, p, frame).fraction(window).max() > 1e-9 for p in samples)
+
+
+#: Where each kind of lattice puts its points within a square.
+_LATTICE_OFFSET = {"intersections": 0.0, "centers": 0.5}
+
+
+def origin_lattice(shape: Shape, rules: Rules | str) -> str:
+    """Where :func:`legal_origins` looks for points of origin for ``shape`` under ``rules``.
+
+    ``"caster"`` for cones and lines, which start at their caster and are
+    placed by direction only (Starfinder: "It starts from any corner of your
+    square"; 5e: "Powers that create cones or lines of effect that originate
+    from you"; the Savage Worlds Cone Template and stream are laid from the
+    caster); ``"intersections"`` under rules whose origins are
+    intersections, and for shapable areas, laid out from one; ``"centers"``
+    (square centres) otherwise.
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> [origin_lattice(s, r) for s, r in [(ag.Sphere(20), "starfinder"), (ag.Sphere(20), "sw5e"), (ag.Cone(15), "sw5e")]]
+    ['intersections', 'centers', 'caster']
+    """
+    rules = resolve_rules(rules)
+    if isinstance(shape, (Cone, Line)):
+        return "caster"
+    if rules.origin is OriginPoint.INTERSECTION or isinstance(shape, Shapable):
+        return "intersections"
+    return "centers"
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Origins:
+    """The legal points of origin of a shape: a bool mask over a lattice of points.
+
+    Attributes
+    ----------
+    mask : bool array
+        Read-only, indexed ``[y, x]``. With ``lattice="intersections"`` it
+        has shape ``(height + 1, width + 1)`` and ``mask[y, x]`` is the
+        intersection ``(x, y)``; with ``"centers"`` it has shape ``(height,
+        width)`` and ``mask[y, x]`` is the centre of square ``(x, y)``,
+        ``(x + 0.5, y + 0.5)``; with ``"caster"`` (cones and lines, placed
+        from their caster by direction) it has shape ``(height, width)`` and
+        marks the caster's squares.
+    lattice : str
+        ``"intersections"``, ``"centers"`` or ``"caster"``.
+    caster : Space
+        The caster's space.
+    grid : Grid
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> o = ag.legal_origins(ag.Sphere(10), caster=ag.Token(0, 0), range=5, on=ag.Grid(4, 4))
+    >>> o.lattice, o.mask.shape, len(o), o.points()[:3], (2, 2) in o
+    ('intersections', (5, 5), 9, [(0, 0), (1, 0), (2, 0)], True)
+    """
+
+    mask: NDArray[np.bool_]
+    lattice: str
+    caster: Space
+    grid: Grid
+
+    def points(self) -> list[tuple[float, float]]:
+        """The legal origins as ``(x, y)`` in grid units, sorted by y then x.
+
+        Intersections are whole numbers; for ``"caster"`` the one point is
+        the centre of the caster's space.
+        """
+        if self.lattice == "caster":
+            return [self.caster.center]
+        ys, xs = np.nonzero(self.mask)
+        if self.lattice == "intersections":
+            return list(zip(xs.tolist(), ys.tolist()))
+        return list(zip((xs + 0.5).tolist(), (ys + 0.5).tolist()))
+
+    def __len__(self) -> int:
+        return 1 if self.lattice == "caster" else int(np.count_nonzero(self.mask))
+
+    def __contains__(self, p: object) -> bool:
+        if self.lattice == "caster":
+            return (isinstance(p, Token) and p.space == self.caster) or p == self.caster
+        try:
+            x, y = point(p, "origin")
+        except (InvalidTypeError, InvalidValueError):
+            return False
+        off = _LATTICE_OFFSET[self.lattice]
+        if not ((x - off).is_integer() and (y - off).is_integer()):
+            return False
+        i, j = int(x - off), int(y - off)
+        return 0 <= j < self.mask.shape[0] and 0 <= i < self.mask.shape[1] and bool(self.mask[j, i])
+
+
+def _on(on: Any) -> tuple[Grid, BattleMap | None]:
+    from aoegrid.battlemap import BattleMapCore as BattleMap
+    from aoegrid.grid import Grid
+
+    if isinstance(on, BattleMap):
+        return on.grid, on
+    if isinstance(on, Grid):
+        return on, None
+    raise InvalidTypeError(f"on must be an aoegrid.Grid or BattleMap, got {on!r} of type {type(on).__name__}")
+
+
+def caster_space(caster: Any, grid: Grid) -> Space:
+    """The caster's space (a point stands for its square), refused unless wholly on the grid."""
+    try:
+        space = _space(caster)
+    except InvalidTypeError:
+        raise InvalidTypeError(
+            f"caster must be an aoegrid.Token, a Space or an (x, y) point in grid units; got {caster!r}"
+        ) from None
+    x0, y0, x1, y1 = space.bounds
+    if x0 < 0 or y0 < 0 or x1 > grid.width or y1 > grid.height:
+        raise OffGridError(
+            f"caster (space {x0:g}..{x1:g} x {y0:g}..{y1:g}) is not wholly on the {grid.width} x {grid.height} grid"
+        )
+    return space
+
+
+def _within(space: Space, px: FloatArray, py: FloatArray, rules: Rules, grid: Grid, limit: float) -> BoolArray:
+    """Whether each point is within ``limit`` of the space: :func:`distance_from_space`, vectorised."""
+    return np.asarray(space_distances(space, px, py, rules, grid) <= limit + 1e-9)
+
+
+def space_distances(space: Space, px: Any, py: Any, rules: Rules, grid: Grid) -> FloatArray:
+    """From the nearest edge of ``space`` to each point, in the grid's unit (:func:`distance_from_space`)."""
+    x0, y0, x1, y1 = space.bounds
+    dx = np.maximum(0.0, np.maximum(x0 - np.asarray(px, float), np.asarray(px, float) - x1))
+    dy = np.maximum(0.0, np.maximum(y0 - np.asarray(py, float), np.asarray(py, float) - y1))
+    return np.asarray(measure(dx, dy, rules.diagonals) * grid.square)
+
+
+def _seen_from_space(bmap: BattleMap, space: Space, channel: Channel, px: FloatArray, py: FloatArray) -> BoolArray:
+    """Whether a straight line from some point of ``space`` reaches each point, for ``channel``.
+
+    Lines start where an emanation's do: the space's corners, nudged inside,
+    and its centre. A start inside a wall (one run through the creature)
+    reaches nothing: which side of the wall it is on would be a guess.
+    """
+    samples = origin_samples(_Origin(*space.bounds))
+    frame = frame_around(bmap.grid, samples)
+    px, py = np.broadcast_arrays(np.asarray(px, float), np.asarray(py, float))
+    out = np.zeros(px.shape, dtype=bool)
+    for p in samples:
+        try:
+            vis = see_from(bmap, channel, p, frame)
+        except OriginOnWallError:
+            continue
+        # Only points not yet seen, within the visibility polygon's box, can be seen now.
+        (x0, y0), (x1, y1) = vis.polygon().min(axis=0) - 1e-6, vis.polygon().max(axis=0) + 1e-6
+        ask = ~out & (px >= x0) & (px <= x1) & (py >= y0) & (py <= y1)
+        out[ask] = vis.sees(px[ask], py[ask])
+    return out
+
+
+def _inside_walls(px: FloatArray, py: FloatArray, segs: FloatArray) -> BoolArray:
+    """Whether each point lies inside its wall (row of ``segs``), not at an end.
+
+    The test :func:`aoegrid.visibility.visibility` refuses an origin by, to the bit.
+    """
+    ax, ay, bx, by = segs.T
+    ex, ey = bx - ax, by - ay
+    length = np.hypot(ex, ey)
+    side = (ex * (py - ay) - ey * (px - ax)) / np.where(length > 0, length, 1.0)
+    along = ((px - ax) * ex + (py - ay) * ey) / np.where(length > 0, length * length, 1.0)
+    end = _ON / np.maximum(length, _ON)
+    return np.asarray((np.abs(side) <= _ON) & (along > end) & (along < 1 - end))
+
+
+def _lattice_on_walls(segs: FloatArray, shape: tuple[int, int], off: float) -> BoolArray:
+    """Which lattice points (``off`` into their squares) lie inside a wall.
+
+    Each wall is walked along its longer axis, one lattice line at a time:
+    the only lattice point near it on that line is the nearest one, so the
+    cost follows the walls' lengths, not the map's size.
+    """
+    out = np.zeros(shape, dtype=bool)
+    if not len(segs):
+        return out
+    for x_major in (True, False):
+        ex, ey = segs[:, 2] - segs[:, 0], segs[:, 3] - segs[:, 1]
+        pick = np.abs(ex) >= np.abs(ey) if x_major else np.abs(ex) < np.abs(ey)
+        s = segs[pick & ((ex != 0) | (ey != 0))]
+        # u: the axis walked; v: the other.
+        u0, v0, u1, v1 = (s.T if x_major else s[:, [1, 0, 3, 2]].T)
+        n_u, n_v = (shape[1], shape[0]) if x_major else (shape[0], shape[1])
+        lo = np.maximum(np.ceil(np.minimum(u0, u1) - off - 1e-9), 0).astype(np.int64)
+        hi = np.minimum(np.floor(np.maximum(u0, u1) - off + 1e-9), n_u - 1).astype(np.int64)
+        n = np.maximum(hi - lo + 1, 0)
+        if not n.sum():
+            continue
+        row = np.repeat(np.arange(len(s)), n)
+        ku = lo[row] + np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)
+        u = ku + off
+        v = v0[row] + (u - u0[row]) * (v1[row] - v0[row]) / (u1[row] - u0[row])
+        kv = np.rint(v - off).astype(np.int64)
+        ok = (kv >= 0) & (kv < n_v)
+        ku, kv, row = ku[ok], kv[ok], row[ok]
+        px, py = (ku + off, kv + off) if x_major else (kv + off, ku + off)
+        inside = _inside_walls(px.astype(float), py.astype(float), s[row])
+        if x_major:
+            out[kv[inside], ku[inside]] = True
+        else:
+            out[ku[inside], kv[inside]] = True
+    return out
+
+
+def legal_origins(
+    shape: Shape,
+    *,
+    caster: Any,
+    range: Range | float | None = None,
+    on: Grid | BattleMap,
+    rules: Rules | str = "starfinder",
+    need: Need | str | None = None,
+) -> Origins:
+    """Every legal point of origin for ``shape`` cast by ``caster``.
+
+    The points looked at form a lattice (:func:`origin_lattice`):
+    intersections under rules whose origins are intersections (Starfinder,
+    Pathfinder 2e: "The point of origin of an effect is always a grid
+    intersection") and for shapable areas, square centres otherwise (5e,
+    Savage Worlds, whose templates are centred on a square). A point is
+    illegal when
+
+    * it is out of range: farther than ``range`` from the caster's space,
+      measured as :func:`in_range` measures ("the maximum distance at which
+      you can designate the effect's point of origin");
+    * the caster has no line to it from any point of its space (its corners,
+      nudged inside, and its centre, as for an emanation): line of effect
+      under Starfinder and Pathfinder ("you must have a clear line of effect
+      to the point of origin of the effect") and SW5e ("a clear path", no
+      total cover), line of sight under Savage Worlds ("must be able to see
+      his target"); ``need`` overrides (:func:`resolve_need`). An SW5e point
+      behind a wall is illegal even though :func:`aoegrid.area` would move
+      it to the near side: the point the effect then has is another one;
+    * it lies inside a wall that blocks effect (not at its end):
+      :func:`aoegrid.area` refuses it (:class:`~aoegrid.OriginOnWallError`);
+    * it is off the map: the lattice holds only points on it (its border
+      counts).
+
+    Cones and lines start at their caster and are placed by direction only:
+    their only origin is the caster (``lattice="caster"``), in range and in
+    view whatever the range; :func:`aoegrid.tactics.best_placements` tries
+    the directions.
+
+    Parameters
+    ----------
+    shape : Sphere, Cylinder, Cone, Line, Cube or Shapable
+    caster : Token, Space or (x, y)
+        Who places the effect; a point stands for its square. Wholly on the map.
+    range : Range or float, optional
+        A :class:`Range` or a number of feet (the grid's unit); ``None``
+        places no limit.
+    on : Grid or BattleMap
+        On a bare grid only range and the map's edge count.
+    rules : Rules or str
+    need : {"effect", "sight", "both"}, optional
+        What the caster needs to the point; by default the preset's.
+
+    Returns
+    -------
+    Origins
+
+    Raises
+    ------
+    OffGridError
+        When the caster is not wholly on the map.
+    InvalidValueError
+        For a range the shape cannot have (a 5e cone's range is self).
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> m = ag.BattleMap(ag.Grid(6, 3), walls=[ag.Wall((3, 0), (3, 2))])
+    >>> o = ag.legal_origins(ag.Sphere(5), caster=ag.Token(0, 0), range=20, on=m)
+    >>> print(o.mask.astype(int))
+    [[1 1 1 1 0 0 0]
+     [1 1 1 0 0 0 0]
+     [1 1 1 1 0 0 0]
+     [1 1 1 1 1 0 0]]
+    """
+    rules = resolve_rules(rules)
+    grid, bmap = _on(on)
+    space = caster_space(caster, grid)
+    rng = None if range is None else as_range(range)
+    if rng is not None:
+        check_shape_range(shape, rng, rules)
+    lattice = origin_lattice(shape, rules)
+    if lattice == "caster":
+        mask = np.zeros(grid.shape, dtype=bool)
+        mask[space.y : space.y + space.height, space.x : space.x + space.width] = True
+    else:
+        off = _LATTICE_OFFSET[lattice]
+        shape_ = (grid.height + 1, grid.width + 1) if off == 0.0 else grid.shape
+        py, px = np.indices(shape_, dtype=np.float64) + off
+        mask = np.ones(shape_, dtype=bool)
+        if rng is not None and math.isfinite(rng.feet):
+            mask &= _within(space, px, py, rules, grid, rng.feet)
+        if bmap is not None:
+            mask &= ~_lattice_on_walls(bmap.wallset(Channel.EFFECT).segs, shape_, off)
+            for channel in resolve_need(need, rules):
+                # Only points still legal are looked at: each costs a lookup per start.
+                j, i = np.nonzero(mask)
+                hidden = ~_seen_from_space(bmap, space, channel, px[j, i], py[j, i])
+                mask[j[hidden], i[hidden]] = False
+    mask.flags.writeable = False
+    return Origins(mask, lattice, space, grid)
+
+
+@dataclass(frozen=True, slots=True)
+class OriginCheck:
+    """Whether a point of origin is legal, which rule it breaks, and the nearest legal one.
+
+    ``reason`` is None when legal, else one of ``"off the map"``, ``"inside
+    a wall"``, ``"out of range"``, ``"no line of effect"``, ``"no line of
+    sight"``, ``"not from the caster"`` (a cone or line placed elsewhere);
+    ``message`` says it in a sentence naming the values ("" when legal);
+    ``nearest`` is the legal origin of :func:`legal_origins` nearest to the
+    one asked for (straight-line distance; ties: top to bottom, left to
+    right), the caster for cones and lines, None when there is none.
+    """
+
+    legal: bool
+    reason: str | None
+    message: str
+    nearest: tuple[float, float] | Token | Space | None
+
+
+def check_origin(
+    shape: Shape,
+    at: Any,
+    *,
+    caster: Any,
+    range: Range | float | None = None,
+    on: Grid | BattleMap,
+    rules: Rules | str = "starfinder",
+    need: Need | str | None = None,
+) -> OriginCheck:
+    """Whether ``at`` is a legal point of origin for ``shape`` cast by ``caster``.
+
+    The rules of :func:`legal_origins`, for one point (anywhere, not only on
+    the lattice; a Token or Space ``at`` is a creature the area is centred
+    on, measured as :func:`in_range` and :func:`can_target` measure it).
+    Checked in this order: off the map, inside a wall, out of range, no
+    line of effect or sight. For cones and lines ``at`` must be the caster.
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> m = ag.BattleMap(ag.Grid(20, 6), walls=[ag.Wall((5, 0), (5, 4))])
+    >>> c = ag.check_origin(ag.Sphere(10), (14, 1), caster=ag.Token(1, 1), range=30, on=m)
+    >>> c.legal, c.reason, c.nearest
+    (False, 'out of range', (6, 5))
+    >>> c.message
+    'point of origin (14, 1) is 60 ft from the caster, beyond its range of 30 ft; the nearest legal origin is (6, 5)'
+    >>> ag.check_origin(ag.Sphere(10), (5, 2), caster=ag.Token(1, 1), range=30, on=m).reason
+    'inside a wall'
+    """
+    rules = resolve_rules(rules)
+    grid, bmap = _on(on)
+    space = caster_space(caster, grid)
+    rng = None if range is None else as_range(range)
+    if rng is not None:
+        check_shape_range(shape, rng, rules)
+
+    def nearest(p: tuple[float, float]) -> tuple[float, float] | None:
+        options = legal_origins(shape, caster=space, range=rng, on=on, rules=rules, need=need).points()
+        if not options:
+            return None
+        return min(options, key=lambda q: (math.hypot(q[0] - p[0], q[1] - p[1]), q[1], q[0]))
+
+    def refuse(reason: str, what: str, p: tuple[float, float]) -> OriginCheck:
+        near = nearest(p)
+        tail = "; no point is legal" if near is None else f"; the nearest legal origin is {_shown_point(near)}"
+        return OriginCheck(False, reason, what + tail, near)
+
+    if origin_lattice(shape, rules) == "caster":
+        mine = isinstance(at, (Token, Space)) and (at.space if isinstance(at, Token) else at) == space
+        if mine:
+            return OriginCheck(True, None, "", None)
+        return OriginCheck(
+            False, "not from the caster",
+            f"a {type(shape).__name__.lower()} starts at its caster and is aimed by direction: pass at=the "
+            f"caster, not {at!r}",
+            caster if isinstance(caster, (Token, Space)) else space,
+        )
+    creature = isinstance(at, (Token, Space))
+    if creature:
+        check = in_range(space, at, rng if rng is not None else Range("unlimited"), rules, grid)
+        p = check.nearest
+        name = f"creature space {_space(at)}"
+    else:
+        p = point(at, "at")
+        name = f"point of origin {_shown_point(p)}"
+        if not grid.contains_point(p):
+            return refuse("off the map", f"{name} is off the {grid.width} x {grid.height} map", (
+                min(max(p[0], 0.0), grid.width), min(max(p[1], 0.0), grid.height)))
+        if bmap is not None:
+            segs = bmap.wallset(Channel.EFFECT).near((p[0] - 1e-6, p[1] - 1e-6, p[0] + 1e-6, p[1] + 1e-6))[0]
+            if _inside_walls(np.array(p[0]), np.array(p[1]), segs).any():
+                return refuse("inside a wall", f"{name} lies inside a wall", p)
+        check = in_range(space, p, rng if rng is not None else Range("unlimited"), rules, grid)
+    if not check.in_range:
+        return refuse(
+            "out of range", f"{name} is {check.distance:g} {grid.units} from the caster, beyond its range of "
+            f"{check.limit:g} {grid.units}", p)
+    if bmap is not None:
+        for channel in resolve_need(need, rules):
+            if creature:
+                seen = space_reaches(space, _space(at), bmap, channel)
+            else:
+                seen = bool(_seen_from_space(bmap, space, channel, np.array(p[0]), np.array(p[1])))
+            if not seen:
+                return refuse(f"no line of {channel.value}", f"the caster has no line of {channel.value} to {name}", p)
+    return OriginCheck(True, None, "", None)
+
+
+def _shown_point(p: tuple[float, float]) -> str:
+    return f"({p[0]:g}, {p[1]:g})"

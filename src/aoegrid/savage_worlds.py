@@ -198,6 +198,77 @@ def shorting(cost: int, available: int) -> Shorting:
     return Shorting(short, -short, short > 0)
 
 
+@dataclass(frozen=True, slots=True)
+class Activation:
+    """What an activation roll did.
+
+    ``activated``: the power takes effect. ``spent``: the Power Points it
+    cost. ``raises``: each full 4 points over the target of 4 (a raise "has
+    additional effects noted in the particular power description").
+    ``critical_failure`` and ``backlash``: "A Critical Failure when
+    activating a Force power is called Backlash. It causes a level of
+    Fatigue and all currently active powers instantly terminate".
+    """
+
+    activated: bool
+    spent: int
+    raises: int
+    critical_failure: bool
+    backlash: bool
+
+
+def activation(roll: int, allocated_pp: int, shorted: bool = False, *, critical: bool = False) -> Activation:
+    """The outcome of a Force Use roll to activate a power.
+
+    "A roll less than 4 means the power doesn't activate. The caster spends
+    one Power Point regardless of any Edges such as Channeling ... A roll of
+    4 or higher means the power activates and consumes all the Power Points
+    allocated to it, even if it misses the target, or the defender resists."
+    Shorting: "If a character fails a shorted Force Use skill roll, it's
+    considered a Critical Failure!", and "A Critical Failure when
+    activating a Force power is called Backlash".
+
+    Parameters
+    ----------
+    roll : int
+        The roll's total, modifiers (a shorting penalty too) included.
+    allocated_pp : int
+        Power Points allocated to the power, 0 or more (0 when shorted
+        entirely).
+    shorted : bool
+        Cast with fewer Power Points than the power costs (:func:`shorting`).
+    critical : bool
+        The dice came up a Critical Failure (the core rules' double 1),
+        which fails whatever the total. Calling on the Darkside to re-roll
+        is the caller's: roll again and call this again.
+
+    Returns
+    -------
+    Activation
+
+    Examples
+    --------
+    >>> activation(3, 5)
+    Activation(activated=False, spent=1, raises=0, critical_failure=False, backlash=False)
+    >>> activation(9, 5)
+    Activation(activated=True, spent=5, raises=1, critical_failure=False, backlash=False)
+    >>> activation(2, 0, shorted=True)
+    Activation(activated=False, spent=1, raises=0, critical_failure=True, backlash=True)
+    """
+    if isinstance(roll, bool) or not isinstance(roll, int):
+        raise InvalidTypeError(f"roll must be a whole number (the roll's total), got {roll!r} of type {type(roll).__name__}")
+    if isinstance(allocated_pp, bool) or not isinstance(allocated_pp, int) or allocated_pp < 0:
+        raise InvalidValueError(f"allocated_pp must be a whole number of Power Points, 0 or more; got {allocated_pp!r}")
+    for flag, name in ((shorted, "shorted"), (critical, "critical")):
+        if not isinstance(flag, bool):
+            raise InvalidTypeError(f"{name} must be True or False, got {flag!r}")
+    success = roll >= 4 and not critical
+    if not success:
+        fumble = critical or shorted
+        return Activation(False, 1, 0, fumble, fumble)
+    return Activation(True, allocated_pp, (roll - 4) // 4, False, False)
+
+
 def maintenance_cost(targets: int, durations: int = 1) -> int:
     """"It costs 1 Power Point to maintain a power for its base Duration ...
     Maintenance is per target but ignores other Power Modifiers."
@@ -229,7 +300,9 @@ __all__ = [
     "MODIFIER_COSTS",
     "SMALL_BLAST",
     "STREAM",
+    "Activation",
     "Shorting",
+    "activation",
     "armor_piercing_cost",
     "maintenance_cost",
     "power_cost",

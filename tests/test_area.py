@@ -344,3 +344,39 @@ def test_membership_of_a_non_square_is_false_not_an_error():
     assert (3, 4) in a
     assert (float("inf"), 0) not in a and (float("nan"), 0) not in a and (10**400, 0) not in a
     assert "x" not in a and (1, 2, 3) not in a and None not in a
+
+
+# --- a caster's placement, checked ----------------------------------------------------------
+
+
+def test_a_placement_out_of_range_names_the_nearest_legal_origin():
+    m = ag.BattleMap(ag.Grid(20, 6), walls=[ag.Wall((5, 0), (5, 4))])
+    wizard = ag.Token(1, 1, name="wizard")
+    with pytest.raises(ag.IllegalOriginError, match=r"point of origin \(14, 1\) is 60 ft from the caster, beyond its "
+                                                   r"range of 30 ft; the nearest legal origin is \(6, 5\)") as caught:
+        ag.area(ag.Sphere(10), at=(14, 1), on=m, caster=wizard, range=30)
+    assert caught.value.reason == "out of range" and caught.value.nearest == (6, 5)
+    assert isinstance(caught.value, ValueError)
+    assert len(ag.area(ag.Sphere(10), at=(6, 5), on=m, caster=wizard, range=30)) > 0
+
+
+def test_a_placement_behind_a_wall_or_in_it_is_refused():
+    m = ag.BattleMap(ag.Grid(20, 6), walls=[ag.Wall((5, 0), (5, 4))])
+    wizard = ag.Token(1, 1, name="wizard")
+    with pytest.raises(ag.IllegalOriginError, match=r"line of effect") as caught:
+        ag.area(ag.Sphere(10), at=(7, 1), on=m, caster=wizard, range=60)
+    assert caught.value.reason == "no line of effect"
+    with pytest.raises(ag.IllegalOriginError) as inside:
+        ag.area(ag.Sphere(10), at=(5, 2), on=m, caster=wizard, range=60)
+    assert inside.value.reason == "inside a wall"
+
+
+def test_a_cone_with_a_range_starts_at_its_caster():
+    wizard = ag.Token(3, 3, name="wizard")
+    m = ag.BattleMap(ag.Grid(12, 12), tokens=[wizard])
+    cone = ag.area(ag.Cone(15, "E"), at=wizard, on=m, caster=wizard, range=15)
+    assert len(cone) == 8
+    with pytest.raises(ag.IllegalOriginError, match=r"a cone starts at its caster and is aimed by direction"):
+        ag.area(ag.Cone(15, "E"), at=(6, 6), on=m, caster=wizard, range=15)
+    with pytest.raises(ag.InvalidValueError, match=r"range= is measured from the caster: pass caster="):
+        ag.area(ag.Sphere(10), at=(6, 6), on=m, range=15)

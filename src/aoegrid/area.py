@@ -13,10 +13,11 @@ from typing import Any
 
 from aoegrid.battlemap import BattleMapCore
 from aoegrid.build import build_area
-from aoegrid.errors import InvalidTypeError, InvalidValueError
+from aoegrid.errors import IllegalOriginError, InvalidTypeError, InvalidValueError
 from aoegrid.grid import Grid
 from aoegrid.options import Mode
 from aoegrid.plotting import png_bytes
+from aoegrid.ranges import Range, check_origin
 from aoegrid.result import AreaCore
 from aoegrid.rules import Rules
 from aoegrid.shapes import Shape
@@ -35,6 +36,7 @@ def area(
     include_origin: bool | None = None,
     caster: Any = None,
     elevation: float = 0.0,
+    range: Range | float | None = None,
 ) -> Area:
     """The squares of ``on`` that ``shape``, placed ``at`` a point, covers.
 
@@ -78,6 +80,14 @@ def area(
         for creatures above or below it (:meth:`Area.tokens`). A cylinder's
         circle is at this height; it drops from it under Starfinder and rises
         from it under the other presets (``Rules.cylinder_drops``).
+    range : Range or float, optional
+        With ``caster``: the effect's range (a :class:`~aoegrid.ranges.Range`
+        or feet). The placement is checked as :func:`aoegrid.ranges.check_origin`
+        checks it (range from the caster's space, line of effect from it, or
+        line of sight under Savage Worlds, not inside a wall; a cone or line
+        starts at its caster, ``at=caster``, and is placed by direction
+        only); an illegal one raises :class:`~aoegrid.errors.IllegalOriginError`
+        saying which rule it breaks and, for range, the nearest legal origin.
 
     Returns
     -------
@@ -90,6 +100,8 @@ def area(
     InvalidValueError
         For an origin the rules do not allow, a grid in the wrong unit, or a
         shapable area thinner than its minimum dimension.
+    IllegalOriginError
+        With ``range=``: a placement its caster may not make.
 
     Examples
     --------
@@ -108,6 +120,12 @@ def area(
      . . . . . . . .
      . . . . . . . .
     """
+    if range is not None:
+        if caster is None:
+            raise InvalidValueError("range= is measured from the caster: pass caster= (a Token, Space or point) too")
+        check = check_origin(shape, at, caster=caster, range=range, on=on, rules=rules)
+        if not check.legal:
+            raise IllegalOriginError(check.message, check.reason, check.nearest)
     return build_area(Area, shape, at, on, rules, mode, include_origin=include_origin, caster=caster,
                       elevation=elevation)
 

@@ -29,6 +29,18 @@ class GridTooLargeError(InvalidValueError):
     """A grid whose masks would not fit in this machine's memory."""
 
 
+class IllegalOriginError(InvalidValueError):
+    """A point of origin the rules do not allow for its caster: out of range,
+    out of line of effect (or sight), inside a wall, off the map, or a cone or
+    line not started at its caster. ``reason`` names the rule broken and
+    ``nearest`` the nearest legal origin (None when there is none)."""
+
+    def __init__(self, message: str, reason: str | None = None, nearest: object = None) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.nearest = nearest
+
+
 class GridMismatchError(InvalidValueError):
     """Two areas, or an area and a map, are on different grids."""
 

@@ -1,5 +1,7 @@
 """The fast visibility path against a slow exact reference on random maps."""
 
+import math
+
 import numpy as np
 import pytest
 import shapely
@@ -7,7 +9,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import aoegrid as ag
-from aoegrid.raster import Window
+from aoegrid.raster import Window, coverage
+from aoegrid.regions import Outline
 from aoegrid.visibility import visibility
 from aoegrid.walls import Channel, WallSet
 
@@ -198,3 +201,105 @@ def test_long_walls_joined_at_a_corner_leave_no_gap_when_cut():
     vis = visibility((2.0, 5.0), segs, np.zeros(2, dtype=np.int8), (-1.0, -1.0, 11.0, 11.0))
     assert vis.sees(np.array([4.0, 5.0, 8.0]), np.array([5.0, 5.0, 5.0])).tolist() == [True, True, False]
     assert vis.reach(0.0) == 3.0
+
+
+# --- tie rules on exactly collinear points ------------------------------------------------
+
+
+def exact_sees(origin, segs, px, py) -> np.ndarray:
+    """:func:`slow_sees` plus the corner rule: a line through the shared end of walls lying on
+    both sides of it is blocked. Exact when every coordinate is a small multiple of 1/2."""
+    out = slow_sees(origin, segs, px, py)
+    ox, oy = origin
+    ends = [(ax, ay) for ax, ay, _, _ in segs] + [(bx, by) for _, _, bx, by in segs]
+    others = [(bx, by) for _, _, bx, by in segs] + [(ax, ay) for ax, ay, _, _ in segs]
+    for i in np.ndindex(px.shape):
+        qx, qy = px[i] - ox, py[i] - oy
+        for (ex, ey) in set(ends):
+            cx, cy = ex - ox, ey - oy
+            # The end lies on the segment to the point, strictly between its ends.
+            if qx * cy - qy * cx != 0 or not 0 < cx * qx + cy * qy < qx * qx + qy * qy:
+                continue
+            sides = {np.sign(qx * (fy - oy) - qy * (fx - ox)) for e, (fx, fy) in zip(ends, others) if e == (ex, ey)}
+            if {1.0, -1.0} <= sides:
+                out[i] = False
+    return out
+
+
+half_walls_st = st.lists(
+    st.tuples(st.integers(0, 2 * N), st.integers(0, 2 * N), st.integers(0, 2 * N), st.integers(0, 2 * N),
+              st.sampled_from([None, None, "left", "right"]))
+    .filter(lambda w: w[:2] != w[2:4])
+    .map(lambda w: (tuple(v / 2 for v in w[:4]), w[4])),
+    min_size=1,
+    max_size=15,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(half_walls_st, st.tuples(st.integers(0, 2 * N), st.integers(0, 2 * N)))
+@example(walls=[((2, 2, 4, 2), None), ((4, 2, 4, 4), None)], origin=(2, 6))  # a joined corner, exactly on the ray
+def test_lines_through_wall_ends_follow_the_tie_rules(walls, origin):
+    # Walls and origin on half squares: points on the ray through a wall's end, at the end and as
+    # far again beyond it, are exactly on it, so touching a free end passes and a corner blocks.
+    origin = (origin[0] / 2, origin[1] / 2)
+    noded = WallSet.build([ag.Wall(s[:2], s[2:], one_way=w) for s, w in walls], Channel.EFFECT)
+    try:
+        vis = visibility(origin, noded.segs, noded.one_way, (-1, -1, N + 1, N + 1))
+    except ag.OriginOnWallError:
+        return
+    ends = np.array([p for s, _ in walls for p in (s[:2], s[2:])], dtype=float)
+    pts = np.vstack([ends, 2 * ends - origin])
+    pts = pts[(pts >= -1).all(axis=1) & (pts <= N + 1).all(axis=1)]
+    facing = [s for s, w in walls if _facing(origin, s, w)]
+    expected = exact_sees(origin, facing, pts[:, 0], pts[:, 1])
+    np.testing.assert_array_equal(vis.sees(pts[:, 0], pts[:, 1]), expected)
+
+
+# --- origins next to walls ------------------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(walls_st, st.integers(0, 24), st.sampled_from([1e-3, 1e-5, -1e-4, -1e-6]), st.floats(0.05, 0.95))
+def test_origins_next_to_a_wall_match_the_slow_reference(segs, pick, offset, along):
+    ax, ay, bx, by = segs[pick % len(segs)]
+    length = math.hypot(bx - ax, by - ay)
+    origin = (ax + along * (bx - ax) - offset * (by - ay) / length, ay + along * (by - ay) + offset * (bx - ax) / length)
+    if not (0 <= origin[0] <= N and 0 <= origin[1] <= N):
+        return
+    m = ag.BattleMap(ag.Grid(N, N), walls=[ag.Wall(s[:2], s[2:]) for s in segs])
+    try:
+        seen = ag.line_of_effect(m, origin)
+    except ag.OriginOnWallError:
+        return  # another wall passes through the origin
+    np.testing.assert_allclose(seen, slow_fractions(origin, segs, Window(0, 0, N, N)), atol=1e-9)
+
+
+# --- the sweep's output and the fill ----------------------------------------------------
+
+
+def test_a_wall_hidden_behind_another_adds_no_interval():
+    # From (5, 5) the wall x = 8 hides the wall x = 9: six intervals, the frame's four sides
+    # (the right one either side of the near wall) and the near wall.
+    segs = np.array([[8.0, 3.0, 8.0, 7.0], [9.0, 4.0, 9.0, 6.0]])
+    vis = visibility((5.0, 5.0), segs, np.zeros(2, np.int8), (-1.0, -1.0, 11.0, 11.0))
+    expected = [-3 * math.pi / 4, -math.pi / 4, math.atan2(-2, 3), math.atan2(2, 3), math.pi / 4, 3 * math.pi / 4]
+    np.testing.assert_allclose(vis.angles, expected, atol=1e-15)
+    assert vis.ax.tolist() == [-1.0, 11.0, 8.0, 11.0, 11.0, -1.0]
+    assert vis.reach(0.0) == 3.0 and vis.reach(math.atan2(1, 4)) == pytest.approx(math.hypot(3, 0.75))
+
+
+def test_squares_outside_the_polygons_box_are_exactly_zero():
+    # A room with a slanted side, (10, 20) to (14, 23), on a 40 x 40 map.
+    m = ag.BattleMap(ag.Grid(40, 40), walls=[[(10, 20), (14, 20), (14, 22), (12, 23), (10, 23), (10, 20)]])
+    seen = ag.line_of_effect(m, (11.5, 21.5))
+    outside = np.ones((40, 40), dtype=bool)
+    outside[20:23, 10:14] = False
+    assert (seen[outside] == 0.0).all()
+    # Inside the box: the fill of the polygon over the whole map, square by square.
+    vis = m.wallset("effect").visibility((11.5, 21.5), (-1.0, -1.0, 41.0, 41.0))
+    whole = coverage(Outline(vis.polygon()), Window(0, 0, 40, 40))
+    np.testing.assert_allclose(seen, whole, atol=1e-12)
+    assert seen[22, 13] == pytest.approx(0.25, abs=1e-12)  # the slanted side halves (13, 22) diagonally
+    assert seen[22, 12] == pytest.approx(0.75, abs=1e-12)
+    assert seen[20, 10] == pytest.approx(1.0, abs=1e-12)

@@ -225,6 +225,8 @@ def coverage(region: Figure, window: Window) -> FloatArray:
     idx = np.concatenate([j[left] * stride, j[inner] * stride + i[inner], j[inner] * stride + i[inner] + 1])
     wts = np.concatenate([dy[left], own[inner], dy[inner] - own[inner]])
     acc = np.bincount(idx, weights=wts, minlength=h * stride).reshape(h, stride)
+    # With no pieces in the window bincount gives integers, which the in-place steps cannot hold.
+    acc = acc.astype(np.float64, copy=False)
     # In place: one window-sized array in all, however large the window.
     np.cumsum(acc, axis=1, out=acc)
     cov = acc[:, :w]

@@ -1,19 +1,20 @@
 """Line of effect and line of sight: one visibility polygon per origin.
 
 The visibility polygon of a point is everything a straight line from it
-reaches without properly crossing a wall. It is built by an angular
-z-buffer: the walls' end angles cut the full turn into intervals inside
-which the nearest wall cannot change (walls are split where they cross, and
-cut where they cross the frame that closes the polygon), and the nearest
-wall of every interval is found in one vectorised pass. From the
-polygon come exact visible fractions of squares (the area rasteriser) and
-point tests (the radius at a point's angle).
+reaches without properly crossing a wall. It is built by an angular sweep:
+the walls' end angles cut the full turn into intervals inside which the
+nearest wall cannot change (walls are split where they cross, and cut where
+they cross the frame that closes the polygon), and a compiled sweep over
+them keeps the walls the current ray meets ordered by distance. From the
+polygon come exact visible fractions of squares (the area rasteriser, over
+the polygon's bounding box only) and point tests (the radius at a point's
+angle).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -45,6 +46,8 @@ class Visibility:
     ``angles`` (m,) are the sorted interval starts; interval ``k`` runs to
     ``angles[k + 1]`` (the last one wraps), and its nearest wall lies on the
     line through ``(ax[k], ay[k])`` with direction ``(ex[k], ey[k])``.
+    Neighbouring intervals have different nearest walls, unless their
+    boundary lies within :data:`_ANGLE_TOL` of another.
     """
 
     origin: tuple[float, float]
@@ -53,6 +56,7 @@ class Visibility:
     ay: FloatArray
     ex: FloatArray
     ey: FloatArray
+    _polygon: FloatArray | None = field(default=None, init=False, repr=False, compare=False)
 
     def _radius(self, k: NDArray[np.intp], theta: FloatArray) -> FloatArray:
         ox, oy = self.origin
@@ -65,7 +69,16 @@ class Visibility:
         return np.where(den != 0.0, r, np.inf)
 
     def polygon(self) -> FloatArray:
-        """The visibility polygon's vertices, ``(2m, 2)``, in angle order."""
+        """The visibility polygon's vertices, ``(2m, 2)``, in angle order (read-only)."""
+        pts = self._polygon
+        if pts is None:
+            # Built once: a crowded map's search and the fill both need it.
+            pts = self._vertices()
+            pts.flags.writeable = False
+            object.__setattr__(self, "_polygon", pts)
+        return pts
+
+    def _vertices(self) -> FloatArray:
         m = self.angles.size
         k = np.arange(m)
         start = self.angles
@@ -81,8 +94,23 @@ class Visibility:
         return pts
 
     def fraction(self, window: Window) -> FloatArray:
-        """Exact visible fraction of each square of ``window``."""
-        return coverage(Outline(self.polygon()), window)
+        """Exact visible fraction of each square of ``window``.
+
+        Only the squares meeting the polygon's bounding box are filled; the
+        rest are 0.
+        """
+        pts = self.polygon()
+        xmin, ymin = pts.min(axis=0)
+        xmax, ymax = pts.max(axis=0)
+        x0, y0 = max(window.x0, math.floor(xmin)), max(window.y0, math.floor(ymin))
+        x1 = min(window.x0 + window.width, math.ceil(xmax))
+        y1 = min(window.y0 + window.height, math.ceil(ymax))
+        out = np.zeros(window.shape)
+        if x1 > x0 and y1 > y0:
+            box = Window(x0, y0, x1 - x0, y1 - y0)
+            rows = slice(y0 - window.y0, y1 - window.y0)
+            out[rows, x0 - window.x0 : x1 - window.x0] = coverage(Outline(pts), box)
+        return out
 
     def _reach(self, theta: FloatArray) -> FloatArray:
         """How far straight lines from the origin at angles ``theta`` go.
@@ -177,6 +205,10 @@ def visibility(
 ) -> Visibility:
     """The visibility of ``origin`` among wall segments, inside ``frame``.
 
+    An angular sweep (:func:`aoegrid._sweep.sweep`) over the walls' end
+    angles finds the nearest wall between each pair of consecutive ones, in
+    time ``O(n log n)`` for ``n`` walls.
+
     Parameters
     ----------
     origin : (x, y)
@@ -202,6 +234,8 @@ def visibility(
     OriginOnWallError
         If ``origin`` lies inside a wall.
     """
+    from aoegrid._sweep import sweep  # numba loads on first use, not with aoegrid
+
     ox, oy = origin
     segs = np.asarray(segs, dtype=np.float64).reshape(-1, 4)
     ax, ay, bx, by = segs.T
@@ -221,47 +255,34 @@ def visibility(
         )
     facing = (one_way == 0) | ((one_way > 0) & (side > 0)) | ((one_way < 0) & (side < 0))
     keep = ~collinear & facing
+    walls = segs[keep]
     x0, y0, x1, y1 = frame
+    # The sweep needs segments that do not cross: a wall crossing the frame
+    # is cut at it. Its line stays the wall's own (radii are exact), the cut
+    # only moves the end angles. Walls inside the frame, most of them, are
+    # kept as they are, in their order.
+    out = np.flatnonzero(
+        (np.minimum(walls[:, 0], walls[:, 2]) < x0) | (np.maximum(walls[:, 0], walls[:, 2]) > x1)
+        | (np.minimum(walls[:, 1], walls[:, 3]) < y0) | (np.maximum(walls[:, 1], walls[:, 3]) > y1)
+    )
+    pieces, kept = _clip(walls[out], frame)
+    ends = walls.copy()
+    ends[out[kept]] = pieces
+    used = np.ones(len(walls), dtype=bool)
+    used[out[~kept]] = False
     box = np.array([[x0, y0, x1, y0], [x1, y0, x1, y1], [x1, y1, x0, y1], [x0, y1, x0, y0]])
-    # The z-buffer needs segments that do not cross: a wall crossing the
-    # frame is cut at it. Its line stays the wall's own (radii are exact), the
-    # cut only moves the end angles.
-    pieces, inner = _clip(segs[keep], frame)
-    ends = np.vstack([pieces, box])
-    line = np.vstack([segs[keep][inner], box])
+    ends = np.vstack([ends[used], box])
+    line = np.vstack([walls[used], box])
     lx, ly = line[:, 0], line[:, 1]
     lex, ley = line[:, 2] - lx, line[:, 3] - ly
-    ax, ay, bx, by = ends.T
     # Orient every wall so its angle from the origin increases from a to b;
     # the sign comes from the whole wall, which a short cut piece could lose.
     flip = (lx - ox) * ley - (ly - oy) * lex < 0
-    ax, bx = np.where(flip, bx, ax), np.where(flip, ax, bx)
-    ay, by = np.where(flip, by, ay), np.where(flip, ay, by)
-    ta = np.arctan2(ay - oy, ax - ox)
-    tb = np.arctan2(by - oy, bx - ox)
-    angles = np.unique(np.concatenate([ta, tb]))
-    m = angles.size
-    ia = np.searchsorted(angles, ta)
-    ib = np.searchsorted(angles, tb)
-    # A piece too short to turn the angle at all covers no interval (rounded
-    # end angles in the wrong order would otherwise wrap it round the turn).
-    count = np.where(_wrap(tb - ta) > 0, (ib - ia) % m, 0)
-    n = len(ends)
-    seg = np.arange(n).repeat(count)
-    first = np.cumsum(count) - count
-    k = (ia[seg] + (np.arange(seg.size) - first[seg])) % m
-    stop = np.append(angles[1:], angles[0] + _TWO_PI)
-    mid = (angles + stop) / 2
-    ux, uy = np.cos(mid[k]), np.sin(mid[k])
-    sx, sy = lex[seg], ley[seg]
-    num = (lx[seg] - ox) * sy - (ly[seg] - oy) * sx
-    den = ux * sy - uy * sx
-    t = num / den
-    best = np.full(m, np.inf)
-    np.minimum.at(best, k, t)
-    win = np.zeros(m, dtype=np.intp)
-    hit = t <= best[k]
-    win[k[hit]] = seg[hit]
+    ends[flip] = ends[flip][:, [2, 3, 0, 1]]
+    ta = np.arctan2(ends[:, 1] - oy, ends[:, 0] - ox)
+    tb = np.arctan2(ends[:, 3] - oy, ends[:, 2] - ox)
+    both = np.concatenate([ta, tb])
+    angles, win = sweep(both, np.argsort(both), _wrap(tb - ta) > 0, ends, ox, oy, _ANGLE_TOL)
     return Visibility((float(ox), float(oy)), angles, lx[win], ly[win], lex[win], ley[win])
 
 
@@ -292,12 +313,12 @@ def line_of_effect(on: Any, origin: Any, channel: str = "effect") -> NDArray[np.
      [1.   1.   1.   0.75 0.25 0.  ]]
     """
     from aoegrid._validate import point
-    from aoegrid.battlemap import BattleMapCore as BattleMap
+    from aoegrid.battlemap import BattleMapCore
     from aoegrid.errors import InvalidTypeError, OffGridError
     from aoegrid.options import parse_option
     from aoegrid.walls import Channel
 
-    if not isinstance(on, BattleMap):
+    if not isinstance(on, BattleMapCore):
         raise InvalidTypeError(f"line_of_effect needs an aoegrid.BattleMap, got {on!r}")
     p = point(origin, "origin")
     grid = on.grid

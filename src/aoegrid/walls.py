@@ -518,20 +518,30 @@ class WallSet:
         meeting ``frame``, reading only the walls it needs: in a frame holding
         many walls it first looks in a small box round the origin, and doubles
         the box until walls close the polygon inside it (no vertex on a side
-        of the box that is not the frame's). Walls beyond a closed polygon cannot change it, so the cost
-        follows what the origin sees, not how crowded the frame is.
+        of the box that is not the frame's). Walls beyond a closed polygon
+        cannot change it, so the cost follows what the origin sees, not how
+        crowded the frame is.
 
         Raises
         ------
         OriginOnWallError
             If ``origin`` lies inside a wall.
         """
-        idx = self.indices(frame)
         ox, oy = origin
         fx0, fy0, fx1, fy1 = frame
-        # A box about _DENSE walls would fill, were they spread evenly.
-        half = max(fx1 - fx0, fy1 - fy0) / 2 * math.sqrt(_DENSE / max(idx.size, 1))
-        while idx.size > _DENSE:
+        n = len(self.segs)
+        if n > _DENSE:
+            # How many walls the frame holds, were they spread evenly over the
+            # box they span: found without listing the frame's walls, which
+            # would cost as much as the frame holds.
+            xs, ys = self.segs[:, 0::2], self.segs[:, 1::2]  # column by column: axis-0 reductions are slow
+            lo, hi = np.array([xs.min(), ys.min()]), np.array([xs.max(), ys.max()])
+            span = np.maximum(hi - lo, 1.0)
+            shared = np.maximum(np.minimum(hi, (fx1, fy1)) - np.maximum(lo, (fx0, fy0)), 0.0)
+            n = int(n * np.prod(np.minimum(shared, span) / span))
+        # The first box would hold about _DENSE walls, were they spread evenly.
+        half = math.sqrt((fx1 - fx0) * (fy1 - fy0) * _DENSE / max(n, 1)) / 2
+        while n > _DENSE:
             box = (max(fx0, ox - half), max(fy0, oy - half), min(fx1, ox + half), min(fy1, oy + half))
             if box == (fx0, fy0, fx1, fy1):
                 break
@@ -546,6 +556,7 @@ class WallSet:
             if not open_.any():
                 return vis
             half *= 2
+        idx = self.indices(frame)
         return visibility(origin, self.segs[idx], self.one_way[idx], frame)
 
 

@@ -1,0 +1,266 @@
+"""Compiled kernels (numba) for :mod:`aoegrid.visibility`.
+
+Imported on first use, never by ``import aoegrid``: numba's own import takes
+longer than aoegrid's. Kernels are compiled once and cached on disk
+(``cache=True``: next to this file, or numba's user cache directory when that
+is not writable, or ``NUMBA_CACHE_DIR``); where no folder is writable they are
+compiled in each process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+
+def _kernel(**options: Any) -> Callable[[Callable[..., Any]], Any]:
+    """``njit(cache=True, **options)``, or without the cache where numba finds no writable folder."""
+
+    def wrap(fn: Callable[..., Any]) -> Any:
+        try:
+            return njit(cache=True, **options)(fn)
+        except RuntimeError:  # "cannot cache function ...: no locator available"
+            return njit(**options)(fn)
+
+    return wrap
+
+
+#: Points closer than this to a wall's line, relative to the coordinates'
+#: size, are on it: ends that two split walls share can differ in the last
+#: bits, and the sign of a rounding error says nothing.
+_ON_LINE = 1e-13
+
+
+@_kernel(inline="always")
+def _side(a, b, ends, ox, oy):  # type: ignore[no-untyped-def]
+    """Where wall ``b`` lies against the line of wall ``a``, seen from the origin.
+
+    1: on the origin's side (ends on the line allowed), -1: on the far side,
+    0: on the line, 2: across it.
+    """
+    px, py, qx, qy = ends[a, 0], ends[a, 1], ends[a, 2], ends[a, 3]
+    ex, ey = qx - px, qy - py
+    near = 1 if ex * (oy - py) - ey * (ox - px) > 0.0 else -1
+    size = (abs(ex) + abs(ey)) * _ON_LINE
+    s1 = s2 = 0
+    for j in range(2):
+        bx, by = ends[b, 2 * j], ends[b, 2 * j + 1]
+        c = ex * (by - py) - ey * (bx - px)
+        tol = size * (1.0 + abs(px) + abs(py) + abs(bx) + abs(by))
+        s = 0 if abs(c) <= tol else (near if c > 0.0 else -near)
+        if j == 0:
+            s1 = s
+        else:
+            s2 = s
+    if s1 >= 0 and s2 >= 0:
+        return 0 if s1 == 0 and s2 == 0 else 1
+    if s1 <= 0 and s2 <= 0:
+        return -1
+    return 2
+
+
+@_kernel(inline="always")
+def _nearer(a, b, ends, ox, oy, ux, uy):  # type: ignore[no-untyped-def]
+    """Whether wall ``a`` comes before wall ``b`` along the rays both span.
+
+    Decided from the walls' ends where they settle it: walls that meet at an
+    end are then ordered by their other ends, where distances along a ray
+    near the shared end tie to rounding and could put them in either order
+    from one interval to the next. Otherwise (walls that cross, against the
+    sweep's terms) along the ray ``(ux, uy)``. Walls on one line go to the
+    higher index, as a z-buffer filled in index order would leave them.
+    """
+    side = _side(a, b, ends, ox, oy)
+    if side == 2:
+        # b runs across a's line, so a lies wholly on one side of b's (the
+        # walls do not cross).
+        side = -_side(b, a, ends, ox, oy)
+    if side == -2:
+        ta = _along(a, ends, ox, oy, ux, uy)
+        tb = _along(b, ends, ox, oy, ux, uy)
+        side = 0 if ta == tb else (-1 if ta < tb else 1)
+    if side == 0:
+        return a > b
+    return side < 0
+
+
+@_kernel(inline="always")
+def _along(a, ends, ox, oy, ux, uy):  # type: ignore[no-untyped-def]
+    """How far along the ray ``(ux, uy)`` from the origin it meets the line of wall ``a``."""
+    px, py = ends[a, 0], ends[a, 1]
+    ex, ey = ends[a, 2] - px, ends[a, 3] - py
+    return ((px - ox) * ey - (py - oy) * ex) / (ux * ey - uy * ex)
+
+
+@_kernel()
+def _sift_up(heap, pos, i, ends, ox, oy, ux, uy):  # type: ignore[no-untyped-def]
+    s = heap[i]
+    while i > 0:
+        parent = (i - 1) >> 1
+        if not _nearer(s, heap[parent], ends, ox, oy, ux, uy):
+            break
+        heap[i] = heap[parent]
+        pos[heap[i]] = i
+        i = parent
+    heap[i] = s
+    pos[s] = i
+
+
+@_kernel()
+def _sift_down(heap, pos, size, i, ends, ox, oy, ux, uy):  # type: ignore[no-untyped-def]
+    s = heap[i]
+    while True:
+        c = 2 * i + 1
+        if c >= size:
+            break
+        if c + 1 < size and _nearer(heap[c + 1], heap[c], ends, ox, oy, ux, uy):
+            c += 1
+        if not _nearer(heap[c], s, ends, ox, oy, ux, uy):
+            break
+        heap[i] = heap[c]
+        pos[heap[i]] = i
+        i = c
+    heap[i] = s
+    pos[s] = i
+
+
+@_kernel()
+def sweep(both, order, spans, ends, ox, oy, tol):  # type: ignore[no-untyped-def]
+    """Angular sweep: the nearest wall between consecutive wall-end angles.
+
+    Parameters
+    ----------
+    both : (2n,) float array
+        The walls' end angles (radians, in ``[-pi, pi]``) from the origin:
+        first every wall's start, then every wall's end, the angle turning
+        positively from start to end.
+    order : (2n,) int array
+        ``np.argsort(both)`` (numpy's sort is faster than numba's).
+    spans : (n,) bool array
+        False for walls too short to turn the angle at all: they cover no
+        interval (rounded end angles in the wrong order would otherwise wrap
+        them round the turn).
+    ends : (n, 4) float array
+        The walls ``[x0, y0, x1, y1]``.
+    ox, oy : float
+        The origin.
+    tol : float
+        Angles (radians) this close are one direction to a point test: a
+        boundary between intervals within ``tol`` of another is kept.
+
+    Returns
+    -------
+    angles : (m,) float array
+        The sorted distinct end angles at which the nearest wall changes;
+        interval ``k`` runs from ``angles[k]`` to the next (the last wraps).
+    win : (m,) int array
+        The nearest wall of each interval: the same wall for the intervals
+        merged into one, so the answer at any angle is what it would be with
+        every end angle a boundary.
+
+    Notes
+    -----
+    The walls must not cross (they may touch) and must close the full turn
+    (a frame around the origin does). Then the walls a ray meets are in one
+    order along every ray they all span (:func:`_nearer`), so an indexed
+    binary heap in that order stays valid as the sweep turns: each wall
+    enters and leaves once (twice if it spans the angle pi), and the cost is
+    ``O(n log n)``.
+    """
+    n = both.size // 2
+    uniq = np.empty(2 * n)
+    rank = np.empty(2 * n, np.int64)
+    m = 0
+    for j in range(2 * n):
+        v = both[order[j]]
+        if m == 0 or v != uniq[m - 1]:
+            uniq[m] = v
+            m += 1
+        rank[order[j]] = m - 1
+    # Each wall covers intervals first .. first + cover - 1 (cyclically),
+    # enters at ``first`` and leaves at ``leave`` (-1: never, within a turn);
+    # one covering interval 0 from the end of the turn is in from the start.
+    first = rank[:n]
+    cover = np.zeros(n, np.int64)
+    enter_n = np.zeros(m + 1, np.int64)
+    leave_n = np.zeros(m + 1, np.int64)
+    leave = np.full(n, -1, np.int64)
+    initial = np.zeros(n, np.bool_)
+    for s in range(n):
+        if not spans[s]:
+            continue
+        c = rank[n + s] - first[s]
+        cover[s] = c + m if c < 0 else c
+        if cover[s] == 0:
+            continue
+        end = first[s] + cover[s]
+        if end < m:
+            leave[s] = end
+        elif end > m:
+            leave[s] = end - m
+        initial[s] = first[s] == 0 or end > m
+        if first[s] > 0:
+            enter_n[first[s] + 1] += 1
+        if leave[s] > 0:
+            leave_n[leave[s] + 1] += 1
+    enter_at = np.cumsum(enter_n)
+    leave_at = np.cumsum(leave_n)
+    enters = np.empty(enter_at[m], np.int64)
+    leaves = np.empty(leave_at[m], np.int64)
+    fill_e = enter_at[:m].copy()
+    fill_l = leave_at[:m].copy()
+    for s in range(n):
+        if cover[s] == 0:
+            continue
+        if first[s] > 0:
+            enters[fill_e[first[s]]] = s
+            fill_e[first[s]] += 1
+        if leave[s] > 0:
+            leaves[fill_l[leave[s]]] = s
+            fill_l[leave[s]] += 1
+
+    heap = np.empty(n, np.int64)
+    pos = np.full(n, -1, np.int64)
+    size = 0
+    win = np.empty(m, np.int64)
+    for k in range(m):
+        stop = uniq[k + 1] if k + 1 < m else uniq[0] + 2.0 * np.pi
+        mid = (uniq[k] + stop) / 2
+        ux, uy = np.cos(mid), np.sin(mid)
+        # Walls leave before others enter: the heap only ever holds walls
+        # that span this interval's middle ray together.
+        for j in range(leave_at[k], leave_at[k + 1]):
+            s = leaves[j]
+            i = pos[s]
+            pos[s] = -1
+            size -= 1
+            if i < size:
+                moved = heap[size]
+                heap[i] = moved
+                pos[moved] = i
+                _sift_up(heap, pos, i, ends, ox, oy, ux, uy)
+                if pos[moved] == i:
+                    _sift_down(heap, pos, size, i, ends, ox, oy, ux, uy)
+        if k == 0:
+            for s in range(n):
+                if initial[s]:
+                    heap[size] = s
+                    size += 1
+                    _sift_up(heap, pos, size - 1, ends, ox, oy, ux, uy)
+        for j in range(enter_at[k], enter_at[k + 1]):
+            heap[size] = enters[j]
+            size += 1
+            _sift_up(heap, pos, size - 1, ends, ox, oy, ux, uy)
+        win[k] = heap[0]
+    # Neighbouring intervals with the same nearest wall are one, unless an
+    # end angle within ``tol`` of their boundary (two ends on one ray, to
+    # rounding) makes the boundary matter to a point on that ray.
+    keep = np.ones(m, np.bool_)
+    for k in range(1, m):
+        stop = uniq[k + 1] if k + 1 < m else uniq[0] + 2.0 * np.pi
+        near = uniq[k] - uniq[k - 1] <= tol or stop - uniq[k] <= tol
+        keep[k] = win[k] != win[k - 1] or near
+    return uniq[:m][keep], win[keep]

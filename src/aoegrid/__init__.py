@@ -18,6 +18,7 @@ Examples
 
 from aoegrid import savage_worlds, sw5e
 from aoegrid.area import Area, area
+from aoegrid.battlemap import line_of_effect
 from aoegrid.cover import Cover, CoverRule
 from aoegrid.distance import distance
 from aoegrid.errors import (
@@ -68,7 +69,7 @@ from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shapable, Sphere
 from aoegrid.tactics import Candidate, Placement, best_placements, placement_scores
 from aoegrid.targets import Membership, Reached
 from aoegrid.tokens import SIZES, Space, Token
-from aoegrid.visibility import OriginOnWallError, line_of_effect
+from aoegrid.visibility import OriginOnWallError
 from aoegrid.walls import Wall, walls_from
 
 __version__ = "0.1.0"

@@ -19,7 +19,8 @@ from numpy.typing import NDArray
 from aoegrid._validate import point
 from aoegrid.errors import AoegridWarning, InvalidTypeError, InvalidValueError, OffGridError
 from aoegrid.grid import Grid
-from aoegrid.options import Side
+from aoegrid.options import Side, parse_option
+from aoegrid.raster import Window
 from aoegrid.spread import SegmentGrid, StepMasks
 from aoegrid.tokens import Token
 from aoegrid.walls import (
@@ -480,3 +481,40 @@ def _polygon(obj: Any) -> shapely.Polygon:
         raise InvalidValueError(f"a fog zone must enclose some area, got {poly.wkt}")
     # Only the outline is used, so a self-crossing ring keeps the outline drawn.
     return poly
+
+
+def line_of_effect(on: Any, origin: Any, channel: str = "effect") -> NDArray[np.float64]:
+    """Exact fraction of every square of a map a straight line from ``origin`` reaches.
+
+    Parameters
+    ----------
+    on : BattleMap
+    origin : (x, y)
+        A point in grid units, on the grid, not inside a wall.
+    channel : str
+        ``"effect"`` (walls, closed doors, windows) or ``"sight"`` (walls,
+        closed doors, fog).
+
+    Returns
+    -------
+    (height, width) float array
+        ``> 0`` where the square has line of effect (or sight) at all.
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> m = ag.BattleMap(ag.Grid(6, 3), walls=[ag.Wall((3, 0), (3, 2))])
+    >>> print(line_of_effect(m, (1, 1)).round(2))
+    [[1.   1.   1.   0.   0.   0.  ]
+     [1.   1.   1.   0.   0.   0.  ]
+     [1.   1.   1.   0.75 0.25 0.  ]]
+    """
+    if not isinstance(on, BattleMapCore):
+        raise InvalidTypeError(f"line_of_effect needs an aoegrid.BattleMap, got {on!r}")
+    p = point(origin, "origin")
+    grid = on.grid
+    if not grid.contains_point(p):
+        raise OffGridError(f"origin ({p[0]:g}, {p[1]:g}) is off the {grid.width} x {grid.height} grid")
+    ch = parse_option(Channel, channel, "line_of_effect channel")
+    frame = (-1.0, -1.0, grid.width + 1.0, grid.height + 1.0)
+    return on.wallset(ch).visibility(p, frame).fraction(Window(0, 0, grid.width, grid.height))

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -284,46 +283,3 @@ def visibility(
     both = np.concatenate([ta, tb])
     angles, win = sweep(both, np.argsort(both), _wrap(tb - ta) > 0, ends, ox, oy, _ANGLE_TOL)
     return Visibility((float(ox), float(oy)), angles, lx[win], ly[win], lex[win], ley[win])
-
-
-def line_of_effect(on: Any, origin: Any, channel: str = "effect") -> NDArray[np.float64]:
-    """Exact fraction of every square of a map a straight line from ``origin`` reaches.
-
-    Parameters
-    ----------
-    on : BattleMap
-    origin : (x, y)
-        A point in grid units, on the grid, not inside a wall.
-    channel : str
-        ``"effect"`` (walls, closed doors, windows) or ``"sight"`` (walls,
-        closed doors, fog).
-
-    Returns
-    -------
-    (height, width) float array
-        ``> 0`` where the square has line of effect (or sight) at all.
-
-    Examples
-    --------
-    >>> import aoegrid as ag
-    >>> m = ag.BattleMap(ag.Grid(6, 3), walls=[ag.Wall((3, 0), (3, 2))])
-    >>> print(line_of_effect(m, (1, 1)).round(2))
-    [[1.   1.   1.   0.   0.   0.  ]
-     [1.   1.   1.   0.   0.   0.  ]
-     [1.   1.   1.   0.75 0.25 0.  ]]
-    """
-    from aoegrid._validate import point
-    from aoegrid.battlemap import BattleMapCore
-    from aoegrid.errors import InvalidTypeError, OffGridError
-    from aoegrid.options import parse_option
-    from aoegrid.walls import Channel
-
-    if not isinstance(on, BattleMapCore):
-        raise InvalidTypeError(f"line_of_effect needs an aoegrid.BattleMap, got {on!r}")
-    p = point(origin, "origin")
-    grid = on.grid
-    if not grid.contains_point(p):
-        raise OffGridError(f"origin ({p[0]:g}, {p[1]:g}) is off the {grid.width} x {grid.height} grid")
-    ch = parse_option(Channel, channel, "line_of_effect channel")
-    frame = (-1.0, -1.0, grid.width + 1.0, grid.height + 1.0)
-    return on.wallset(ch).visibility(p, frame).fraction(Window(0, 0, grid.width, grid.height))

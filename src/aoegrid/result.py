@@ -230,9 +230,26 @@ class AreaCore:
                 # straight line reaches is in, whatever its centre-to-centre path.
                 local = shape & ((self._effect_fractions() > EPS) | self._spread())
             else:
-                local = shape & (self._effect_fractions() > EPS)
+                local = self._reached(shape)
             self._local = self._without_caster(local)
         return self._local
+
+    def _reached(self, shape: BoolArray) -> BoolArray:
+        """The squares of ``shape`` some line of effect reaches, compared only where one can.
+
+        Outside the visibility polygons' boxes nothing is reached, so a
+        whole-map burst reads no more of the map than its line of effect fills.
+        """
+        w = self.window
+        boxes = [b for b in (v.box(w) for v in self._views(Channel.EFFECT)) if b is not None]
+        local = np.zeros(w.shape, dtype=bool)
+        if not boxes:
+            return local
+        x0, y0 = min(b.x0 for b in boxes), min(b.y0 for b in boxes)
+        x1, y1 = max(b.x0 + b.width for b in boxes), max(b.y0 + b.height for b in boxes)
+        rows, cols = slice(y0 - w.y0, y1 - w.y0), slice(x0 - w.x0, x1 - w.x0)
+        local[rows, cols] = shape[rows, cols] & (self._effect_fractions()[rows, cols] > EPS)
+        return local
 
     def _without_caster(self, local: BoolArray) -> BoolArray:
         if self.recipe is None or self.recipe.clear is None:

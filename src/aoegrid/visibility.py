@@ -98,18 +98,25 @@ class Visibility:
         Only the squares meeting the polygon's bounding box are filled; the
         rest are 0.
         """
+        out = np.zeros(window.shape)
+        box = self.box(window)
+        if box is not None:
+            out[box.y0 - window.y0 : box.y0 - window.y0 + box.height,
+                box.x0 - window.x0 : box.x0 - window.x0 + box.width] = coverage(Outline(self.polygon()), box)
+        return out
+
+    def box(self, window: Window) -> Window | None:
+        """The squares of ``window`` meeting the polygon's bounding box (None if none do).
+
+        Every square outside it is wholly unreached.
+        """
         pts = self.polygon()
         xmin, ymin = pts.min(axis=0)
         xmax, ymax = pts.max(axis=0)
         x0, y0 = max(window.x0, math.floor(xmin)), max(window.y0, math.floor(ymin))
         x1 = min(window.x0 + window.width, math.ceil(xmax))
         y1 = min(window.y0 + window.height, math.ceil(ymax))
-        out = np.zeros(window.shape)
-        if x1 > x0 and y1 > y0:
-            box = Window(x0, y0, x1 - x0, y1 - y0)
-            rows = slice(y0 - window.y0, y1 - window.y0)
-            out[rows, x0 - window.x0 : x1 - window.x0] = coverage(Outline(pts), box)
-        return out
+        return Window(x0, y0, x1 - x0, y1 - y0) if x1 > x0 and y1 > y0 else None
 
     def _reach(self, theta: FloatArray) -> FloatArray:
         """How far straight lines from the origin at angles ``theta`` go.

@@ -64,3 +64,20 @@ def test_cover_from_partly_reached_squares_equals_every_corner_tested(walls, pre
         local = grades[a.window.y0 : a.window.y0 + a.window.height, a.window.x0 : a.window.x0 + a.window.width]
         shape = a.shape_mask[a.window.y0 : a.window.y0 + a.window.height, a.window.x0 : a.window.x0 + a.window.width]
         np.testing.assert_array_equal(local[shape], eager[shape])
+
+
+def test_areas_and_maps_speak_numpy_and_the_geo_interface():
+    import shapely.geometry
+
+    m = ag.BattleMap(ag.Grid(8, 8), walls=[ag.Wall((6, 0), (6, 8))])
+    a = ag.area(ag.Sphere(10), at=(4, 4), on=m)
+    arr = np.asarray(a)
+    assert arr.shape == (8, 8) and arr.dtype == bool and int(arr.sum()) == len(a) == 12
+    assert np.asarray(a, dtype=np.uint8).sum() == 12
+    assert a.bounds == (2, 2, 6, 6)
+    geom = shapely.geometry.shape(a)
+    assert geom.geom_type == "MultiPolygon" and geom.area == 12.0
+    assert shapely.union_all(list(geom.geoms)).bounds == (2.0, 2.0, 6.0, 6.0)
+    walls = shapely.geometry.shape(m)
+    assert walls.geom_type == "MultiLineString" and walls.length == 8.0
+    assert (ag.area(ag.Sphere(5), at=(0, 0), on=m) - ag.area(ag.Sphere(5), at=(0, 0), on=m)).bounds is None

@@ -406,6 +406,38 @@ class AreaCore:
             self._mask = full
         return self._mask
 
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> BoolArray:
+        """``np.asarray(area)`` is :attr:`mask` (a copy when a dtype or a copy is asked for)."""
+        if copy or (dtype is not None and np.dtype(dtype) != np.bool_):
+            return np.array(self.mask, dtype=dtype)
+        return self.mask
+
+    @property
+    def bounds(self) -> tuple[int, int, int, int] | None:
+        """``(xmin, ymin, xmax, ymax)`` of the covered squares in grid units (None when empty).
+
+        Examples
+        --------
+        >>> import aoegrid as ag
+        >>> ag.area(ag.Sphere(10), at=(4, 4), on=ag.Grid(8, 8)).bounds
+        (2, 2, 6, 6)
+        """
+        local = self._cut()
+        rows, cols = np.flatnonzero(local.any(axis=1)), np.flatnonzero(local.any(axis=0))
+        if rows.size == 0:
+            return None
+        w = self.window
+        return (int(cols[0]) + w.x0, int(rows[0]) + w.y0, int(cols[-1]) + 1 + w.x0, int(rows[-1]) + 1 + w.y0)
+
+    @property
+    def __geo_interface__(self) -> dict[str, Any]:
+        """The covered squares as a GeoJSON-like MultiPolygon in grid units (x right, y down).
+
+        shapely (``shapely.geometry.shape(area)``) and geopandas read it.
+        """
+        polygons = [[[(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1), (x, y)]] for x, y in self.squares]
+        return {"type": "MultiPolygon", "coordinates": polygons}
+
     @property
     def squares(self) -> list[tuple[int, int]]:
         """The covered squares as ``(x, y)``, sorted by y, then x."""

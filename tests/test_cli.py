@@ -249,3 +249,176 @@ def test_successful_runs_print_nothing_on_stderr(tmp_path):
     csv_path.write_text("shape,size,x,y,rules,mode,direction\n" + "\n".join(rows) + "\n")
     done = run("batch", "@demo", csv_path, "--out", tmp_path / "out.jsonl")
     assert (done.returncode, done.stderr) == (0, "")
+
+
+# --- aoegrid best ----------------------------------------------------------
+
+CAVE_TOKENS = """name,x,y,size,tags
+Kira,3,12,medium,ally;caster
+Tor,7,13,,ally
+Urg,11,8,,enemy
+Mog,13,9,,enemy
+Snik,12,12,,enemy
+Ogre,15,11,large,enemy
+Pip,16,15,,enemy
+"""
+
+
+def test_best_prints_the_top_placements_and_writes_the_score_map(tmp_path):
+    tokens, png, out = tmp_path / "tokens.csv", tmp_path / "scores.png", tmp_path / "best.json"
+    tokens.write_text(CAVE_TOKENS)
+    done = run("best", "@demo", "--shape", "sphere", "--size", "20", "--caster", "Kira", "--range", "medium",
+               "--tokens", tokens, "--hit", "enemy", "--avoid", "ally", "--limit", "3", "-o", png, "--json", out)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines() == [
+        "sphere 20 ft, starfinder burst from Kira at (3, 12), range 110 ft; hit enemy; avoid ally",
+        "1. origin (12, 11), 40 ft from the caster: 4 hits, 0 avoided",
+        "   hits: Mog (no cover), Snik (no cover), Urg (no cover), Ogre (no cover)",
+        "2. origin (12, 12), 40 ft from the caster: 4 hits, 0 avoided",
+        "   hits: Snik (no cover), Mog (no cover), Urg (no cover), Ogre (no cover)",
+        "3. origin (13, 11), 45 ft from the caster: 4 hits, 0 avoided",
+        "   hits: Mog (no cover), Snik (no cover), Urg (no cover), Ogre (no cover)",
+        f"picture: {png}",
+    ]
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 50_000
+    # The JSON holds what the library finds.
+    cave = ag.demo_map()
+    m = ag.BattleMap(cave.grid, cave.walls, [ag.Token(3, 12, name="Kira", tags={"ally", "caster"}),
+                                             ag.Token(7, 13, name="Tor", tags={"ally"}),
+                                             ag.Token(11, 8, name="Urg", tags={"enemy"}),
+                                             ag.Token(13, 9, name="Mog", tags={"enemy"}),
+                                             ag.Token(12, 12, name="Snik", tags={"enemy"}),
+                                             ag.Token(15, 11, size="large", name="Ogre", tags={"enemy"}),
+                                             ag.Token(16, 15, name="Pip", tags={"enemy"})])
+    plans = ag.best_placements(ag.Sphere(20), caster=m.token("Kira"), range=ag.Range("medium", level=1), on=m,
+                               hit="enemy", avoid="ally", limit=3)
+    record = json.loads(out.read_text())
+    assert record["inputs"]["hit"] == ["enemy"] and record["inputs"]["range"] == "medium"
+    got = record["placements"]
+    assert [(tuple(p["at"]), p["score"], p["distance"]) for p in got] == [(p.at, p.score, p.distance) for p in plans]
+    assert [h["label"] for h in got[0]["hits"]] == [r.token.label for r in plans[0].hits]
+    assert got[0]["hits"][0] == {"label": "Mog", "name": "Mog", "x": 13, "y": 9, "cover": "none", "distance": 5.0}
+    assert sorted(map(tuple, got[0]["squares"])) == sorted(plans[0].area.squares) and got[0]["avoided"] == []
+    # Outputs are never overwritten without --force.
+    again = run("best", "@demo", "--shape", "sphere", "--size", "20", "--caster", "3,12", "--tokens", tokens,
+                "--hit", "enemy", "-o", png)
+    assert again.returncode == 2 and again.stderr == f"aoegrid: error: {png} exists; pass --force to overwrite it\n"
+
+
+def test_best_tries_the_directions_given_for_a_cone(tmp_path):
+    tokens = tmp_path / "tokens.csv"
+    tokens.write_text(CAVE_TOKENS)
+    done = run("best", "@demo", "--shape", "cone", "--size", "30", "--caster", "8,12", "--tokens", tokens,
+               "--hit", "enemy", "--avoid", "ally", "--rules", "sw5e", "--direction", "E", "--direction", "315",
+               "--direction", "NE", "--direction", "200", "--limit", "3")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines() == [
+        "cone 30 ft, sw5e burst from caster at (8, 12), any range; hit enemy; avoid ally",
+        "1. direction 315 (NE): 2 hits, 0 avoided",
+        "   hits: Urg (no cover), Mog (half cover)",
+        "2. direction 0 (E): 1 hits, 0 avoided",
+        "   hits: Snik (no cover)",
+    ]  # 315 and NE are one direction; 200 would reach Tor, an ally
+
+
+ROOM = """
+############
+#a.........#
+#..........#
+#....#.....#
+#....#..b..#
+#....#.....#
+############
+"""
+
+
+def test_best_uses_the_map_file_s_own_creatures_by_name(tmp_path):
+    room, tokens, png = tmp_path / "room.txt", tmp_path / "tokens.csv", tmp_path / "room.png"
+    room.write_text(ROOM)
+    tokens.write_text("name,x,y,size,tags\norc,7,2,,enemy\ngob,9,3,,enemy\n,3,4,,enemy\nogre,10,4,,enemy\n"
+                      "troll,8,5,,enemy\n")
+    done = run("best", room, "--shape", "sphere", "--size", "10", "--caster", "a", "--tokens", tokens,
+               "--hit", "enemy", "--avoid", "b", "--limit", "2", "-o", png)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines() == [
+        "sphere 10 ft, starfinder burst from a at (1, 1), any range; hit enemy; avoid b",
+        "1. origin (9, 2), 35 ft from the caster: 2 hits, 0 avoided",
+        "   hits: orc (no cover), gob (no cover)",
+        "2. origin (10, 3), 40 ft from the caster: 2 hits, 0 avoided",
+        "   hits: gob (no cover), ogre (no cover)",
+        f"picture: {png}",
+    ]
+    # Reaching b, the text map's own creature, is allowed once: three hits round it.
+    allowed = run("best", room, "--shape", "sphere", "--size", "10", "--caster", "a", "--tokens", tokens,
+                  "--hit", "orc,gob", "--hit", "enemy", "--avoid", "b", "--max-avoid", "1", "--limit", "1")
+    assert allowed.stdout.splitlines() == [
+        "sphere 10 ft, starfinder burst from a at (1, 1), any range; hit enemy, gob, orc; avoid b",
+        "1. origin (9, 4), 40 ft from the caster: 3 hits, 1 avoided",
+        "   hits: gob (no cover), ogre (no cover), troll (no cover)",
+        "   avoided: b (no cover)",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("name,x,y,size,tags\nA,1,1,,enemy\nB,4.5,2,,ally\n",
+         "tokens.csv, row 3: column x must be a whole number (a square's column or row), got '4.5'"),
+        ("name,x,y,size,tags\nA,1,1,,enemy\nB,4,2,huuge,ally\n",
+         ("tokens.csv, row 3: unknown Token size 'huuge'; valid sizes are 'tiny', 'small', 'medium', 'large', "
+          "'huge', 'gargantuan', 'colossal', a number of squares, or (width, height)")),
+        ("name,x,y,size,tags\nA,1,1,,enemy\nB,19,2,large,ally\n",
+         "tokens.csv, row 3: B (space 19..21 x 2..4) is not wholly on the 20 x 20 map"),
+        ("name,x,y,size,tags\nA,1,1,,enemy\nB,,2,,ally\n",
+         "tokens.csv, row 3: column x must be a whole number (a square's column or row), got ''"),
+        ("name,x,y,tag\nA,1,1,enemy\n",
+         "tokens.csv: unknown column(s) 'tag'; columns are name,x,y,size,tags (x and y required; tags separated by ';')"),
+        ("name,x,y\nA,1,1,enemy\n", "tokens.csv, row 2: 4 field(s) but the header has 3 columns (name,x,y)"),
+        ("name,y\nA,1\n", "tokens.csv: missing column(s) x; columns are name,x,y,size,tags"),
+    ],
+)
+def test_best_bad_token_rows_name_the_file_and_row(tmp_path, content, message):
+    (tmp_path / "tokens.csv").write_text(content)
+    done = run("best", "@demo", "--shape", "sphere", "--size", "20", "--caster", "3,12", "--tokens", "tokens.csv",
+               "--hit", "enemy", cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"aoegrid: error: {message}") and done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--hit", "foe"], "--hit foe: no creature on the map has that tag or name; tags on the map: ally, caster, enemy"),
+        (["--hit", "enemy", "--avoid", "friend"], "--avoid friend: no creature on the map has that tag or name"),
+        (["--hit", "enemy", "--caster", "Zed"], ("--caster 'Zed' is neither a square x,y nor a creature: no token "
+                                                 "labelled 'Zed' on this map; its tokens are 'Kira', 'Tor'")),
+        (["--hit", "enemy", "--caster", "4.5,1"], ("--caster takes a square x,y of whole numbers or a creature's "
+                                                   "name, got '4.5,1'")),
+        (["--hit", "enemy", "--limit", "0"], "--limit must be 1 or more, got 0"),
+        (["--hit", "enemy", "--direction", "E", "--direction", "S"],
+         "a sphere keeps one --direction (its own); several are tried only for cones and lines"),
+        (["--hit", "enemy", "--range", "far"], "unknown range kind 'far'"),
+        (["--hit", "enemy", "--rules", "chess"], "unknown rules 'chess'"),
+    ],
+)
+def test_best_bad_options_exit_2_with_one_line(tmp_path, options, message):
+    (tmp_path / "tokens.csv").write_text(CAVE_TOKENS)
+    args = ["best", "@demo", "--shape", "sphere", "--size", "20", "--tokens", "tokens.csv", *options]
+    if "--caster" not in options:
+        args += ["--caster", "Kira"]
+    done = run(*args, cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"aoegrid: error: {message}") and done.stderr.count("\n") == 1
+
+
+def test_best_warns_about_a_creature_in_a_wall_and_needs_tags(tmp_path):
+    (tmp_path / "tokens.csv").write_text("name,x,y,size,tags\nTor,8,10,,ally\nUrg,11,8,,enemy\n")
+    done = run("best", "@demo", "--shape", "sphere", "--size", "20", "--caster", "3,12", "--tokens", "tokens.csv",
+               "--hit", "enemy", "--limit", "1", cwd=tmp_path)
+    assert done.returncode == 0
+    assert done.stderr == ("aoegrid: warning: Tor stands where a wall runs through its space (8..9 x 10..11); "
+                           "check the map or the token's position\n")
+    bare = run("best", "@demo", "--shape", "sphere", "--size", "20", "--caster", "3,12", "--hit", "enemy")
+    assert bare.returncode == 2 and bare.stderr == (
+        "aoegrid: error: --hit enemy: no creature on the map has that tag or name; tags on the map: "
+        "none (give tags in a --tokens CSV)\n")

@@ -137,3 +137,119 @@ def test_real_maps_render_end_to_end(tmp_path, name):
     assert img.size == (m.grid.width * 16, m.grid.height * 16)
     pixels = np.asarray(img.convert("L"))
     assert pixels.std() > 10  # not a blank picture: walls, grid and (where there is one) the image
+
+
+# --- score maps ------------------------------------------------------------
+
+
+def score_scene():
+    m = ag.BattleMap(ag.Grid(12, 8), walls=[ag.Wall((6, 0), (6, 4))], tokens=[
+        ag.Token(8, 1, name="orc", tags={"enemy"}), ag.Token(9, 1, name="gob", tags={"enemy"}),
+        ag.Token(8, 2, name="ogre", tags={"enemy"}), ag.Token(3, 3, name="elf", tags={"ally"})])
+    wizard = ag.Token(1, 6, name="wiz", tags={"ally"})
+    kw = {"caster": wizard, "range": 40, "on": m, "hit": "enemy", "avoid": "ally"}
+    return m, wizard, kw
+
+
+def centres(coll):
+    return sorted((round(float(p.vertices[:4, 0].mean()), 9), round(float(p.vertices[:4, 1].mean()), 9)) for p in coll.get_paths())
+
+
+def test_scores_on_intersections_best_outlined_and_a_colour_bar():
+    m, wizard, kw = score_scene()
+    scores = ag.placement_scores(ag.Sphere(10), **kw)
+    best = ag.best_placements(ag.Sphere(10), **kw)[0]
+    artists = plotting.plot_scores(scores, m, best=best, caster=wizard, label="enemies reached")
+    heat = by_label(artists, "score")
+    js, is_ = np.nonzero(np.isfinite(scores))
+    # A small square centred on each intersection with a score, coloured by it.
+    assert centres(heat) == sorted(zip(is_.astype(float).tolist(), js.astype(float).tolist()))
+    assert np.ptp(heat.get_paths()[0].vertices[:4, 0]) == pytest.approx(0.6)
+    assert sorted(heat.get_array().tolist()) == sorted(scores[js, is_].tolist())
+    assert by_label(artists, "score").norm(3.0) > by_label(artists, "score").norm(0.0)
+    # What has no score (illegal: out of range, behind the wall, on it; or reaching the elf) is dimmed, whole cells.
+    dim = by_label(artists, "not legal or not acceptable")
+    assert len(dim.get_paths()) == int(np.isnan(scores).sum())
+    assert np.ptp(dim.get_paths()[0].vertices[:4, 0]) == pytest.approx(1.0)
+    # The best placement: its squares' outline, its origin, the creatures it hits ringed.
+    outline = by_label(artists, f"best placement ({len(best.area)} squares)")
+    segs = {tuple(map(tuple, s.tolist())) for s in outline.get_segments()}
+    inside = set(best.area.squares)
+    expected = set()
+    for x, y in inside:
+        for (nx, ny), edge in (((x, y - 1), ((x, y), (x + 1, y))), ((x, y + 1), ((x, y + 1), (x + 1, y + 1))),
+                               ((x - 1, y), ((x, y), (x, y + 1))), ((x + 1, y), ((x + 1, y), (x + 1, y + 1)))):
+            if (nx, ny) not in inside:
+                expected.add(edge)
+    assert {tuple(sorted(s)) for s in segs} == {tuple(sorted(e)) for e in expected}
+    origin = by_label(artists, "best origin")
+    assert (origin.get_xdata().tolist(), origin.get_ydata().tolist()) == ([best.at[0]], [best.at[1]])
+    assert {a.get_label() for a in artists if a.get_label().startswith("token")} == {
+        "token orc (affected)", "token gob (affected)", "token ogre (affected)", "token elf"}
+    caster = by_label(artists, "caster")
+    assert (caster.get_x(), caster.get_y(), caster.get_width()) == (1, 6, 1)
+    # The legend names the dimmed cells and leaves the scores to the colour bar, labelled.
+    legend = by_label(artists, "legend")
+    texts = [t.get_text() for t in legend.get_texts()]
+    assert "not legal or not acceptable" in texts and "score" not in texts and "best origin" in texts
+    bar = by_label(artists, "enemies reached")
+    assert bar.get_ylabel() == "enemies reached" and [t for t in bar.get_yticks()] == [0, 1, 2, 3]
+
+
+def test_scores_on_square_centres_fill_the_squares(tmp_path):
+    m, _, kw = score_scene()
+    scores = ag.placement_scores(ag.Sphere(10), **kw, rules="sw5e")
+    assert scores.shape == (8, 12)
+    fig = Figure()
+    ax = fig.add_subplot()
+    artists = plotting.plot_scores(scores, m, ax, legend=False)
+    heat = by_label(artists, "score")
+    js, is_ = np.nonzero(np.isfinite(scores))
+    assert square_corners(heat) == sorted(zip(is_.tolist(), js.tolist()))
+    assert not any(a.get_label() in ("legend", "caster", "best origin") for a in artists)
+    assert len(fig.axes) == 2  # the map's and the colour bar's
+    plotting.save(fig, tmp_path / "s.png")
+    assert (tmp_path / "s.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_scores_per_direction_are_wedges_round_the_caster():
+    m, wizard, kw = score_scene()
+    directions = ["E", "NE", "N", 200]
+    scores = ag.placement_scores(ag.Cone(30), **kw, directions=directions)
+    artists = plotting.plot_scores(scores, m, caster=wizard, directions=[0, 200, 270, 315])
+    drawn = len(by_label(artists, "score").get_paths()) + len(by_label(artists, "not legal or not acceptable").get_paths())
+    assert drawn == 4
+    # Every wedge starts at the caster's centre.
+    assert all(np.hypot(*(p.vertices - [1.5, 6.5]).T).min() < 1e-9 for p in by_label(artists, "score").get_paths())
+    with pytest.raises(ag.InvalidValueError, match=r"scores per direction \(cones and lines\) are drawn around their caster: pass caster="):
+        plotting.plot_scores(scores, m)
+    with pytest.raises(ag.InvalidValueError, match=r"4 scores but 3 directions: give one direction per score"):
+        plotting.plot_scores(scores, m, caster=wizard, directions=[0, 90, 180])
+
+
+def test_default_directions_are_every_5_degrees_and_a_cone_s_best_marks_its_caster():
+    m, wizard, kw = score_scene()
+    scores = ag.placement_scores(ag.Cone(30), **kw)
+    best = ag.best_placements(ag.Cone(30), **kw)[0]
+    artists = plotting.plot_scores(scores, m, best=best, caster=wizard)
+    assert len(scores) == 72
+    mark = by_label(artists, "best origin")
+    assert (mark.get_x(), mark.get_y(), mark.get_width(), mark.get_height()) == (1, 6, 1, 1)
+
+
+def test_score_maps_refuse_what_fits_no_lattice():
+    m, _, _ = score_scene()
+    with pytest.raises(ag.GridMismatchError, match=r"scores of shape \(5, 5\) fit no lattice of this 12 x 8 map: "
+                                                   r"\(9, 13\) over intersections, \(8, 12\) over square centres"):
+        plotting.plot_scores(np.zeros((5, 5)), m)
+    with pytest.raises(ag.InvalidValueError, match=r"scores must be an array of numbers"):
+        plotting.plot_scores([["a"]], m)
+    with pytest.raises(ag.InvalidValueError, match=r"plot_scores draws over an aoegrid.BattleMap, got Grid"):
+        plotting.plot_scores(np.zeros((9, 13)), m.grid)
+    # Nothing legal at all still draws: every cell dimmed.
+    artists = plotting.plot_scores(np.full((9, 13), np.nan), m)
+    assert by_label(artists, "score").get_paths() == []
+    assert len(by_label(artists, "not legal or not acceptable").get_paths()) == 9 * 13
+    # Scores that are not whole numbers get a continuous scale.
+    artists = plotting.plot_scores(np.linspace(0, 1.5, 9 * 13).reshape(9, 13), m, legend=False)
+    assert by_label(artists, "score").norm.vmax == pytest.approx(1.5)

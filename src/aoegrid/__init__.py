@@ -42,6 +42,7 @@ from aoegrid.io import (
     read_uvtt,
 )
 from aoegrid.maps import BattleMap
+from aoegrid.movement import path_distance
 from aoegrid.options import (
     Anchor,
     ConeKind,
@@ -130,6 +131,7 @@ __all__ = [
     "legal_origins",
     "line_of_effect",
     "load_map",
+    "path_distance",
     "placement_scores",
     "read_foundry",
     "read_text_map",

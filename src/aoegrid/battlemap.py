@@ -151,16 +151,22 @@ class BattleMapCore:
             return prepared.sets[channel]
         return prepared.walls.region(channel, frame)
 
-    def steps(self) -> StepMasks:
-        """Which spread steps the effect-blocking walls block (built per window as asked, once)."""
+    def steps(self, channel: Channel | str = Channel.EFFECT) -> StepMasks:
+        """Which path steps the walls blocking ``channel`` bar (built per window as asked, once).
+
+        Spreads read the effect channel's; :func:`aoegrid.path_distance`
+        (movement) reads the movement channel's.
+        """
+        channel = parse_option(Channel, channel, "channel")
         prepared = self._prepared
-        if prepared.steps is None:
+        if channel not in prepared.step_masks:
             w = prepared.walls
             # The walls as given, each clipped: a step meets their union
             # whether or not they are merged and split.
-            effect = w.blocking(Channel.EFFECT)
-            prepared.steps = StepMasks(self.grid.width, self.grid.height, w.rows[effect], w.ways[effect])
-        return prepared.steps
+            blocking = w.blocking(channel)
+            prepared.step_masks[channel] = StepMasks(self.grid.width, self.grid.height, w.rows[blocking],
+                                                     w.ways[blocking])
+        return prepared.step_masks[channel]
 
     @property
     def notes(self) -> list[str]:
@@ -315,13 +321,18 @@ class BattleMapCore:
 class _Prepared:
     """A map's walls made ready for queries, built on first use, per wall set."""
 
-    __slots__ = ("notes", "sets", "steps", "walls")
+    __slots__ = ("notes", "sets", "step_masks", "walls")
 
     def __init__(self, walls: _Walls) -> None:
         self.walls = walls
         self.sets: dict[Channel, WallSet] = {}
-        self.steps: StepMasks | None = None
+        self.step_masks: dict[Channel, StepMasks] = {}
         self.notes: list[str] | None = None
+
+    @property
+    def steps(self) -> StepMasks | None:
+        """The effect channel's step masks (what spreads read), once built."""
+        return self.step_masks.get(Channel.EFFECT)
 
 
 #: The bit of :attr:`_Walls.bits` for walls blocking each channel.

@@ -3,7 +3,8 @@
 ``aoegrid demo`` places a burst, a cone and a spread under each rule preset on
 a real map bundled with the package, and writes a PNG beside a text summary.
 ``aoegrid area``, ``aoegrid info`` and ``aoegrid batch`` do the same for a
-map file of yours. Exit codes: 0 success, 2 bad usage or bad input (one line
+map file of yours; ``aoegrid best`` finds where an area reaches the most
+creatures to hit and none to spare, and draws the score map. Exit codes: 0 success, 2 bad usage or bad input (one line
 on stderr; ``--debug`` shows the traceback).
 """
 
@@ -19,12 +20,15 @@ from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from aoegrid.area import Area, area
-from aoegrid.errors import AoegridError, InvalidValueError
+from aoegrid.errors import AoegridError, AoegridWarning, InvalidValueError
 from aoegrid.export import area_record
 from aoegrid.grid import Grid, memory_budget
 from aoegrid.maps import BattleMap
+from aoegrid.ranges import Range
 from aoegrid.rules import PRESETS, resolve_rules
 from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shape, Sphere
+from aoegrid.tactics import Placement
+from aoegrid.tokens import Token
 
 SHAPES = ("sphere", "cylinder", "cone", "line", "cube")
 
@@ -216,13 +220,14 @@ _CSV_FIELDS = ("shape", "size", "x", "y")
 _CSV_COLUMNS = "columns are shape,size,x,y and optionally name,rules,mode,direction,width,height,elevation"
 
 
-def _rows(path: str) -> list[tuple[int, dict[str, str]]]:
-    """The placements, each with the line of the file it ends on (the header is line 1)."""
+def _rows(path: str, required: Sequence[str] = _CSV_FIELDS, columns: str = _CSV_COLUMNS,
+          what: str = "placements") -> list[tuple[int, dict[str, str]]]:
+    """The rows of a CSV file of ``what``, each with the line of the file it ends on (the header is line 1)."""
     from aoegrid.io import decode_text
 
     p = Path(path)
     if not p.exists():
-        raise UsageError(f"no placements file {path!r}")
+        raise UsageError(f"no {what} file {path!r}")
     if p.is_dir():
         raise UsageError(f"{path}: is a directory, not a CSV file")
     # UTF-8 or, by its byte order mark, UTF-16; the mark is no part of the first column's name.
@@ -230,9 +235,9 @@ def _rows(path: str) -> list[tuple[int, dict[str, str]]]:
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
         header = [name.strip() for name in next(reader, [])]
-        missing = [c for c in _CSV_FIELDS if c not in header]
+        missing = [c for c in required if c not in header]
         if missing:
-            raise UsageError(f"{path}: missing column(s) {', '.join(missing)}; {_CSV_COLUMNS}")
+            raise UsageError(f"{path}: missing column(s) {', '.join(missing)}; {columns}")
         twice = sorted({name for name in header if header.count(name) > 1})
         if twice:
             raise UsageError(f"{path}: column(s) {', '.join(map(repr, twice))} appear more than once in the header")
@@ -310,6 +315,186 @@ def _row_file(row: dict[str, str], index: int) -> str:
     return f"{index:04d}{'-' + name if name else ''}.json"
 
 
+_TOKEN_FIELDS = ("name", "x", "y", "size", "tags")
+_TOKEN_COLUMNS = "columns are name,x,y,size,tags (x and y required; tags separated by ';')"
+
+
+def _whole(row: dict[str, str], key: str) -> int:
+    text = (row.get(key) or "").strip()
+    try:
+        return int(text)
+    except ValueError:
+        raise UsageError(f"column {key} must be a whole number (a square's column or row), got {text!r}") from None
+
+
+def _read_tokens(path: str, grid: Grid) -> list[Token]:
+    """The creatures of a tokens CSV, each checked to stand on the map."""
+    rows = _rows(path, ("x", "y"), _TOKEN_COLUMNS, "tokens")
+    if rows:
+        unknown = [c for c in rows[0][1] if c not in _TOKEN_FIELDS]
+        if unknown:
+            raise UsageError(f"{path}: unknown column(s) {', '.join(map(repr, unknown))}; {_TOKEN_COLUMNS}")
+    tokens = []
+    for line, row in rows:
+        try:
+            size_text = (row.get("size") or "").strip() or "medium"
+            tags = frozenset(t.strip() for t in (row.get("tags") or "").split(";") if t.strip())
+            token = Token(_whole(row, "x"), _whole(row, "y"), int(size_text) if size_text.isdigit() else size_text,
+                          name=(row.get("name") or "").strip() or None, tags=tags)
+            x0, y0, x1, y1 = token.space.bounds
+            if x0 < 0 or y0 < 0 or x1 > grid.width or y1 > grid.height:
+                raise UsageError(f"{token.label} (space {x0:g}..{x1:g} x {y0:g}..{y1:g}) is not wholly on the "
+                                 f"{grid.width} x {grid.height} map")
+        except AoegridError as exc:
+            raise UsageError(f"{path}, row {line}: {exc}") from None
+        tokens.append(token)
+    return tokens
+
+
+def _caster(text: str, m: BattleMap) -> Token:
+    """``--caster``: a square ``x,y`` (a medium creature there) or the name of a creature on the map."""
+    parts = text.split(",")
+    if len(parts) == 2:
+        try:
+            x, y = (float(v) for v in parts)
+        except ValueError:
+            pass  # a name with a comma in it
+        else:
+            if not (x.is_integer() and y.is_integer()):
+                raise UsageError(f"--caster takes a square x,y of whole numbers or a creature's name, got {text!r}")
+            return Token(int(x), int(y), name="caster")
+    try:
+        return m.token(text)
+    except AoegridError as exc:
+        raise UsageError(f"--caster {text!r} is neither a square x,y nor a creature: {exc}") from None
+
+
+def _range(text: str | None, level: int) -> Range | None:
+    """``--range``: feet (the grid's unit), or a range name (close, medium, long at ``--level``)."""
+    if text is None:
+        return None
+    try:
+        feet = float(text)
+    except ValueError:
+        return Range(text.strip().lower(), level=level)
+    return Range(feet)
+
+
+def _select(values: Sequence[str] | None, field: str, m: BattleMap) -> tuple[set[str], Any]:
+    """``--hit`` or ``--avoid``: tags or creatures' names (repeated or comma-separated), each on the map.
+
+    Returns the words and a predicate on tokens (None when no word is given).
+    """
+    words = {w.strip() for v in values or () for w in v.split(",") if w.strip()}
+    tags = {t for token in m.tokens for t in token.tags}
+    names = {token.label for token in m.tokens}
+    for word in sorted(words):
+        if word not in tags and word not in names:
+            raise UsageError(
+                f"{field} {word}: no creature on the map has that tag or name; tags on the map: "
+                f"{', '.join(sorted(tags)) or 'none (give tags in a --tokens CSV)'}"
+            )
+    if not words:
+        return words, None
+    return words, lambda t: bool(t.tags & words) or t.label in words
+
+
+def _compass(degrees: float) -> str:
+    names = ("E", "SE", "S", "SW", "W", "NW", "N", "NE")
+    return f"{degrees:g}" + (f" ({names[int(degrees // 45)]})" if degrees % 45 == 0 else "")
+
+
+def _creatures(found: Sequence[Any]) -> str:
+    return ", ".join(f"{r.token.label} ({'no cover' if r.cover_name == 'none' else r.cover_name})" for r in found)
+
+
+def _placement_record(rank: int, p: Placement) -> dict[str, Any]:
+    if isinstance(p.at, tuple):
+        at: Any = list(p.at)
+    else:  # a cone or line: its caster's space
+        space = p.at.space if isinstance(p.at, Token) else p.at
+        at = {"space": [space.x, space.y, space.width, space.height]}
+    return {
+        "rank": rank, "at": at, "direction": p.direction, "score": p.score, "distance": p.distance,
+        **{key: [{"label": r.token.label, "name": r.token.name, "x": r.token.x, "y": r.token.y, "cover": r.cover_name,
+                  "distance": r.distance} for r in found] for key, found in (("hits", p.hits), ("avoided", p.avoided))},
+        "squares": [list(q) for q in p.area.squares],
+    }
+
+
+def _best_command(args: argparse.Namespace, err: TextIO) -> str:
+    import warnings
+
+    from matplotlib.figure import Figure
+
+    from aoegrid import plotting
+    from aoegrid.directions import parse_direction
+    from aoegrid.tactics import best_placements, placement_scores
+
+    m = _load(args.map)
+    scale = _scale(args.scale, m.grid)
+    if args.limit < 1:
+        raise UsageError(f"--limit must be 1 or more, got {args.limit}")
+    aimed = args.shape in ("cone", "line")
+    directions = [_direction(d) for d in args.direction or ()]
+    if not aimed and len(directions) > 1:
+        raise UsageError(f"a {args.shape} keeps one --direction (its own); several are tried only for cones and lines")
+    shape = make_shape(args.shape, args.size, directions[0] if directions and not aimed else 0.0, args.width,
+                       args.height)
+    tokens = _read_tokens(args.tokens, m.grid) if args.tokens else []
+    if tokens:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", AoegridWarning)
+            m = BattleMap(m.grid, m.walls, [*m.tokens, *tokens], m.fog, m.info)
+        for w in caught:
+            print(f"aoegrid: warning: {_one_line(w.message)}", file=err)  # type: ignore[arg-type]
+    hit, is_hit = _select(args.hit, "--hit", m)
+    avoid, is_avoid = _select(args.avoid, "--avoid", m)
+    caster = _caster(args.caster, m)
+    rng = _range(args.range, args.level)
+    options: dict[str, Any] = {
+        "caster": caster, "range": rng, "on": m, "rules": args.rules, "mode": args.mode, "hit": is_hit,
+        "avoid": is_avoid, "max_avoid": args.max_avoid, "directions": (directions or None) if aimed else None,
+    }
+    plans = best_placements(shape, **options, limit=args.limit)
+    units = m.grid.units
+    where = f"{caster.label} at ({caster.x}, {caster.y})"
+    reach = f"range {rng.feet:g} {units}" if rng is not None and rng.feet != float("inf") else "any range"
+    lines = [f"{shape.name} {_size_of(shape):g} {units}, {resolve_rules(args.rules).name} {args.mode} from {where}, "
+             f"{reach}; hit {', '.join(sorted(hit))}" + (f"; avoid {', '.join(sorted(avoid))}" if avoid else "")]
+    for rank, p in enumerate(plans, start=1):
+        place = (f"direction {_compass(p.direction)}" if p.direction is not None
+                 else f"origin {p.at}, {p.distance:g} {units} from the caster")
+        lines.append(f"{rank}. {place}: {len(p.hits)} hits, {len(p.avoided)} avoided")
+        if p.hits:
+            lines.append(f"   hits: {_creatures(p.hits)}")
+        if p.avoided:
+            lines.append(f"   avoided: {_creatures(p.avoided)}")
+    if not plans:
+        lines.append("no acceptable placement: every legal origin is out of range, out of view, or reaches too many "
+                     "creatures to avoid")
+    if args.output:
+        target = _new_file(args.output, args.force)
+        scores = placement_scores(shape, **options)
+        fig_directions = sorted({parse_direction(d, "--direction") for d in directions}) if aimed and directions else None
+        spare = "/".join(sorted(avoid))
+        label = f"{'/'.join(sorted(hit))} reached" + (
+            f", at most {args.max_avoid} {spare}" if avoid and args.max_avoid else f", no {spare}" if avoid else "")
+        artists = plotting.plot_scores(scores, m, best=plans[0] if plans else None, caster=caster,
+                                       directions=fig_directions, label=label, scale=scale)
+        fig = artists[0].figure
+        assert isinstance(fig, Figure)
+        plotting.save(fig, target)
+        lines.append(f"picture: {target}")
+    if args.json:
+        inputs = {k: v for k, v in vars(args).items() if k in (
+            "map", "shape", "size", "caster", "range", "level", "tokens", "hit", "avoid", "max_avoid", "rules", "mode",
+            "direction", "width", "height", "limit")}
+        record = {"inputs": inputs, "placements": [_placement_record(k, p) for k, p in enumerate(plans, start=1)]}
+        _new_file(args.json, args.force).write_text(json.dumps(record, indent=1) + "\n")
+    return "\n".join(lines)
+
+
 def _direction(text: str) -> float | str:
     """Degrees as a number, or a compass name left for the shape to check."""
     text = text.strip() or "0"
@@ -341,6 +526,28 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("--json", help="JSON file to write")
     a.add_argument("--scale", type=float, default=24.0, help="pixels per square")
     a.add_argument("--force", action="store_true", help="overwrite existing output files")
+    t = sub.add_parser("best", help="the best placements of an area: most creatures to hit, none to avoid")
+    t.add_argument("map", help="map file (.dd2vtt, .uvtt, .df2vtt, Foundry .json, text map) or @demo")
+    t.add_argument("--shape", required=True, choices=SHAPES)
+    t.add_argument("--size", required=True, type=float, help="radius, length or side, in the map's unit")
+    t.add_argument("--caster", required=True, help="the caster: a square x,y (a medium creature) or a creature's name")
+    t.add_argument("--range", help="how far the origin may be: a distance in the map's unit, or close, medium, long")
+    t.add_argument("--level", type=int, default=1, help="caster level for close, medium and long ranges")
+    t.add_argument("--tokens", help="CSV of creatures added to the map's own: name,x,y,size,tags (tags separated by ;)")
+    t.add_argument("--hit", action="append", required=True, help="tag or name of the creatures to reach (repeat or comma-separate)")
+    t.add_argument("--avoid", action="append", help="tag or name of the creatures to spare (repeat or comma-separate)")
+    t.add_argument("--max-avoid", type=int, default=0, help="creatures to avoid a placement may still reach (default 0)")
+    t.add_argument("--rules", default="starfinder", help=f"one of {', '.join(PRESETS)}")
+    t.add_argument("--mode", default="burst", choices=("burst", "emanation", "spread"))
+    t.add_argument("--direction", action="append",
+                   help="cones and lines: a direction to try (repeat; default every 5 degrees); cubes: their own")
+    t.add_argument("--width", type=float, help="line width")
+    t.add_argument("--height", type=float, help="cylinder height")
+    t.add_argument("--limit", type=int, default=5, help="how many placements to print (default 5)")
+    t.add_argument("-o", "--output", help="PNG or SVG score map to write")
+    t.add_argument("--json", help="JSON file of the placements to write")
+    t.add_argument("--scale", type=float, default=24.0, help="pixels per square")
+    t.add_argument("--force", action="store_true", help="overwrite existing output files")
     i = sub.add_parser("info", help="what a map file holds")
     i.add_argument("map")
     b = sub.add_parser("batch", help="many areas from a CSV of placements, as JSON lines")
@@ -366,6 +573,9 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
             resolve_rules(args.rules)
             args.direction = _direction(args.direction)
             text = _area_command(args)
+        elif args.command == "best":
+            resolve_rules(args.rules)
+            text = _best_command(args, err)
         elif args.command == "info":
             text = _info_command(args)
         else:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from aoegrid._validate import point
 from aoegrid.battlemap import BattleMapCore
 from aoegrid.build import build_area
 from aoegrid.cover import Cover
@@ -341,8 +342,254 @@ def plot_area(
     return out
 
 
-def _legend(ax: Axes, artists: list[Artist]) -> Artist:
-    skip = ("grid", "map image")
+#: How :func:`plot_scores` draws what has no score, and the best placement.
+_NO_SCORE = "#6f6f6f"
+_BEST = "#00a0ff"
+
+
+def _edges(mask: np.ndarray) -> list[list[tuple[int, int]]]:
+    """The unit edges between squares of ``mask`` and squares outside it (or the map's edge)."""
+    padded = np.pad(np.asarray(mask, dtype=bool), 1)
+    inner = padded[1:-1, 1:-1]
+    out: list[list[tuple[int, int]]] = []
+    # A square's top edge is on the outline where the square above is out; likewise each side.
+    for dy, dx, a, b in ((-1, 0, (0, 0), (1, 0)), (1, 0, (0, 1), (1, 1)), (0, -1, (0, 0), (0, 1)), (0, 1, (1, 0), (1, 1))):
+        ys, xs = np.nonzero(inner & ~padded[1 + dy : padded.shape[0] - 1 + dy, 1 + dx : padded.shape[1] - 1 + dx])
+        out += [[(x + a[0], y + a[1]), (x + b[0], y + b[1])] for x, y in zip(xs.tolist(), ys.tolist())]
+    return out
+
+
+def _score_norm(values: np.ndarray) -> tuple[Any, list[float] | None]:
+    """A colour scale for the finite scores: one colour per whole number when they are few whole numbers."""
+    from matplotlib.colors import BoundaryNorm, Normalize
+
+    finite = values[np.isfinite(values)]
+    if not finite.size:
+        return Normalize(0.0, 1.0), None
+    lo, hi = float(finite.min()), float(finite.max())
+    if np.all(finite == np.round(finite)) and hi - lo <= 20:
+        ticks = [float(v) for v in range(int(lo), int(hi) + 1)]
+        return BoundaryNorm([t - 0.5 for t in ticks] + [hi + 0.5], 256), ticks
+    return Normalize(lo, hi if hi > lo else lo + 1.0), None
+
+
+def plot_scores(
+    scores: Any,
+    bmap: BattleMapCore,
+    ax: Axes | None = None,
+    *,
+    best: Any = None,
+    caster: Any = None,
+    directions: Sequence[float] | None = None,
+    label: str = "score",
+    nan_label: str = "not legal or not acceptable",
+    cmap: str = "YlOrRd",
+    alpha: float = 0.85,
+    legend: bool = True,
+    colorbar: bool = True,
+    scale: float = 24.0,
+) -> list[Artist]:
+    """A score map: each placement's score as a colour over the map, the best one outlined.
+
+    Parameters
+    ----------
+    scores : float array
+        As :func:`aoegrid.placement_scores` gives them: ``(height + 1,
+        width + 1)`` over intersections (drawn as a small square centred on
+        each), ``(height, width)`` over square centres (each square filled),
+        or one score per direction for cones and lines (drawn as wedges
+        around ``caster``). NaN marks an origin not legal, or a placement
+        not acceptable; drawn grey.
+    bmap : BattleMap
+        The map, drawn underneath as :func:`plot_map` draws it.
+    ax : Axes, optional
+        Drawn on a new Figure (with room for the colour bar) when not given.
+    best : Placement, optional
+        Outlined: the squares of its ``area``, its origin ``at`` marked, the
+        creatures it hits (``hits``, else all it reaches) ringed.
+    caster : Token, Space or (x, y), optional
+        Marked; needed for scores per direction.
+    directions : sequence of float, optional
+        The degrees of scores per direction (default: evenly spaced from 0,
+        as :data:`aoegrid.tactics.DIRECTIONS`).
+    label : str
+        What the score is, for the colour bar (``"enemies reached"``).
+    nan_label : str
+        What NaN means, for the legend (``"unreachable"`` for
+        :func:`aoegrid.path_distance`'s distances).
+    cmap : str
+        A matplotlib colour map. Whole-number scores (up to 21 of them) get
+        one colour each.
+    alpha : float
+        Opacity of the score colours.
+    legend, colorbar : bool
+        Add a legend of what was drawn, and a colour bar.
+    scale : float
+        Pixels a square of a new Figure.
+
+    Returns
+    -------
+    list of Artist
+        Everything added, labelled: ``"score"``, ``nan_label``, ``"best
+        placement (N squares)"``, ``"best origin"``,
+        ``"caster"``, the colour bar's Axes (labelled ``label``), the map's
+        layers and tokens.
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> from aoegrid.plotting import plot_scores
+    >>> m = ag.BattleMap(ag.Grid(6, 4), tokens=[ag.Token(1, 1, tags={"orc"}), ag.Token(4, 2, tags={"elf"})])
+    >>> wizard = ag.Token(0, 3, tags={"elf"})
+    >>> scores = ag.placement_scores(ag.Sphere(5), caster=wizard, on=m, hit="orc", avoid="elf")
+    >>> best = ag.best_placements(ag.Sphere(5), caster=wizard, on=m, hit="orc", avoid="elf")[0]
+    >>> artists = plot_scores(scores, m, best=best, caster=wizard, label="orcs reached")
+    >>> [a.get_label() for a in artists if not a.get_label().startswith(("token", "grid"))]
+    ['score', 'not legal or not acceptable', 'best placement (4 squares)', 'best origin', 'caster', 'legend', 'orcs reached']
+    """
+    from matplotlib.collections import LineCollection, PolyCollection
+    from matplotlib.figure import Figure
+    from matplotlib.legend import Legend
+    from matplotlib.patches import Rectangle, Wedge
+
+    if not isinstance(bmap, BattleMapCore):
+        raise InvalidValueError(f"plot_scores draws over an aoegrid.BattleMap, got {bmap!r}")
+    try:
+        values = np.asarray(scores, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidValueError(f"scores must be an array of numbers (from aoegrid.placement_scores), got {scores!r}") from None
+    g = bmap.grid
+    space = None if caster is None else _caster_space(caster)
+    if values.ndim == 2 and values.shape in ((g.height + 1, g.width + 1), g.shape):
+        off = 0.0 if values.shape == (g.height + 1, g.width + 1) else 0.5
+        half = 0.3 if off == 0.0 else 0.5  # small squares on intersections, whole squares on centres
+        # Small squares are edged so neighbours stay apart; whole squares tile.
+        edge = "#000000" if off == 0.0 else "none"
+        ys, xs = np.indices(values.shape)
+        cx, cy = (xs + off).ravel(), (ys + off).ravel()
+        polys = [[(x - half, y - half), (x + half, y - half), (x + half, y + half), (x - half, y + half)]
+                 for x, y in zip(cx.tolist(), cy.tolist())]
+    elif values.ndim == 1 and values.size:
+        if space is None:
+            raise InvalidValueError("scores per direction (cones and lines) are drawn around their caster: pass caster=")
+        degrees = np.asarray(np.arange(values.size) * (360.0 / values.size) if directions is None else directions,
+                             dtype=np.float64)
+        if degrees.shape != values.shape:
+            raise InvalidValueError(f"{values.size} scores but {degrees.size} directions: give one direction per score")
+        order = np.argsort(degrees)
+        gaps = np.diff(np.r_[degrees[order], degrees[order][0] + 360.0])
+        width = np.empty_like(degrees)
+        width[order] = np.minimum(gaps, np.roll(gaps, 1))
+        centre = space.center
+        radius = max(2.0, min(g.width, g.height) / 4)
+        edge = "none"
+        polys = [np.asarray(Wedge(centre, radius, d - w / 2, d + w / 2).get_path().vertices).tolist()
+                 for d, w in zip(degrees.tolist(), width.tolist())]
+    else:
+        raise GridMismatchError(
+            f"scores of shape {values.shape} fit no lattice of this {g.width} x {g.height} map: "
+            f"({g.height + 1}, {g.width + 1}) over intersections, ({g.height}, {g.width}) over square centres, "
+            "or one score per direction"
+        )
+    side = ax is None and (legend or colorbar)
+    if ax is None:
+        # A figure made here keeps a panel beside the map for the legend and the bar.
+        map_w, h = g.width * scale / 100, g.height * scale / 100
+        made = Figure(figsize=(map_w + (2.4 if side else 0.0), max(h, 3.0 if side else h)), dpi=100)
+        ax = made.add_axes((0, 0, map_w / made.get_figwidth(), 1))
+        ax.set_axis_off()
+    ax = _axes(ax, g)
+    out = plot_map(bmap, ax, tokens=False)
+    flat = values.ravel()
+    finite = np.isfinite(flat)
+    norm, ticks = _score_norm(flat)
+    heat = PolyCollection([p for p, ok in zip(polys, finite) if ok], array=flat[finite], cmap=cmap, norm=norm,
+                          edgecolors=edge, linewidths=0.3, alpha=alpha, label="score", zorder=3)
+    ax.add_collection(heat)
+    out.append(heat)
+    # What cannot be chosen is dimmed, whole cells, so the legal points stand out.
+    dim = polys if values.ndim == 1 else [
+        [(x - 0.5, y - 0.5), (x + 0.5, y - 0.5), (x + 0.5, y + 0.5), (x - 0.5, y + 0.5)]
+        for x, y in zip(cx.tolist(), cy.tolist())]
+    none = PolyCollection([p for p, ok in zip(dim, finite) if not ok], facecolors=_NO_SCORE, edgecolors="none",
+                          alpha=0.55, label=nan_label, zorder=2)
+    ax.add_collection(none)
+    out.append(none)
+    if best is not None:
+        mask = best.area.mask
+        edges = LineCollection(_edges(mask), colors=_BEST, linewidths=2.5, capstyle="round",
+                               label=f"best placement ({int(np.count_nonzero(mask))} squares)", zorder=5)
+        ax.add_collection(edges)
+        out.append(edges)
+        out.append(_mark(ax, best.at, "best origin", _BEST))
+    if space is not None:
+        x0, y0, x1, y1 = space.bounds
+        rect = Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, edgecolor="#000000", linewidth=2, linestyle="--",
+                         label="caster", zorder=7)
+        ax.add_patch(rect)
+        out.append(rect)
+    if bmap.tokens:
+        if best is None:
+            affected = []
+        elif hasattr(best, "hits"):
+            affected = [r.token for r in best.hits]
+        else:
+            affected = [r.token for r in reached(best.area, list(bmap.tokens))]
+        out += plot_tokens(bmap.tokens, g, ax, affected=affected)
+    fig = ax.get_figure()
+    assert isinstance(fig, Figure)
+    right = ax.get_position().x1
+    if legend:
+        # The colour bar explains the scores' colours; a legend swatch could show only one.
+        key = _legend(ax, out, skip=("grid", "map image", "score"))
+        assert isinstance(key, Legend)
+        if side:
+            key.remove()
+            pairs = [(h, t.get_text()) for h, t in zip(key.legend_handles, key.get_texts()) if h is not None]
+            key = fig.legend([h for h, _ in pairs], [t for _, t in pairs], loc="upper left",
+                             bbox_to_anchor=(right + 0.05 / fig.get_figwidth(), 0.98), fontsize=8, frameon=False)
+        key.set_label("legend")
+        out.append(key)
+    if colorbar:
+        if side:
+            inch = 1 / fig.get_figwidth()
+            cax = fig.add_axes((right + 0.3 * inch, 0.05, 0.25 * inch, 0.5 if legend else 0.9))
+            bar = fig.colorbar(heat, cax=cax, ticks=ticks)
+        else:
+            bar = fig.colorbar(heat, ax=ax, ticks=ticks, shrink=0.8)
+        bar.set_label(label)
+        bar.ax.set_label(label)
+        out.append(bar.ax)
+    return out
+
+
+def _caster_space(caster: Any) -> Space:
+    """A caster's space: a Token's or Space's own, or the square a point lies in."""
+    if isinstance(caster, Space):
+        return caster
+    space = getattr(caster, "space", None)
+    if isinstance(space, Space):
+        return space
+    x, y = point(caster, "caster")
+    return Space(math.floor(x), math.floor(y))
+
+
+def _mark(ax: Axes, at: Any, label: str, color: str) -> Artist:
+    """A point of origin as a cross, or a creature's space (a cone's or line's caster) as a box."""
+    from matplotlib.patches import Rectangle
+
+    space = at if isinstance(at, Space) else getattr(at, "space", None)
+    if isinstance(space, Space):
+        x0, y0, x1, y1 = space.bounds
+        rect = Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, edgecolor=color, linewidth=2.5, label=label, zorder=8)
+        ax.add_patch(rect)
+        return rect
+    (mark,) = ax.plot([at[0]], [at[1]], marker="X", markersize=11, color=color, markeredgecolor="white",
+                      linestyle="none", label=label, zorder=8)
+    return mark
+
+
+def _legend(ax: Axes, artists: list[Artist], skip: tuple[str, ...] = ("grid", "map image")) -> Artist:
     seen: dict[str, Artist] = {}
     for x in artists:
         label = str(x.get_label())

@@ -75,6 +75,23 @@ from aoegrid.walls import Wall, walls_from
 
 __version__ = "0.1.0"
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from aoegrid.explorer import explore
+else:
+
+    def explore(*args, **kwargs):
+        """The Jupyter explorer: see :func:`aoegrid.explorer.explore` (needs ``aoegrid[jupyter]``).
+
+        Defined here so ``import aoegrid`` loads no widget library: the explorer
+        module (anywidget, ipywidgets) is imported on the first call.
+        """
+        from aoegrid.explorer import explore as explore_
+
+        return explore_(*args, **kwargs)
+
+
 __all__ = [
     "PRESETS",
     "SIZES",
@@ -127,6 +144,7 @@ __all__ = [
     "clip_to_range",
     "demo_map",
     "distance",
+    "explore",
     "in_range",
     "legal_origins",
     "line_of_effect",

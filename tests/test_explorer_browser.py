@@ -1,0 +1,172 @@
+"""The explorer end to end: Voilà serves a notebook calling ``ag.explore``, headless Chromium clicks it.
+
+The test starts Voilà (which runs the notebook in a real kernel and renders
+its widget with the same front end JupyterLab uses) on 127.0.0.1 with a free
+port, a token and a temporary folder, opens the page with Playwright driving
+Debian's Chromium (``/usr/bin/chromium``; Playwright's own browser download is
+not used), clicks the map, drags a cone's aim, and checks that the count and
+the creature list shown are what :func:`aoegrid.area` computes for the point.
+With ``AOEGRID_UPDATE_SCREENSHOT=1`` it also writes ``docs/explorer.png``.
+Bounded: every wait has a timeout, and the server is stopped in ``finally``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+import aoegrid as ag
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+SCREENSHOT = Path(__file__).resolve().parents[1] / "docs" / "explorer.png"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.access(CHROMIUM, os.X_OK),
+                       reason="Chromium not installed (apt-get install -y chromium; .ci/run installs it)"),
+]
+
+#: The notebook Voilà renders: the README's cave party, and the explorer on it.
+SETUP = """\
+import aoegrid as ag
+cave = ag.demo_map()
+kira = ag.Token(3, 12, name="Kira", tags={"ally"})
+creatures = [kira, ag.Token(7, 13, name="Tor", tags={"ally"}),
+    ag.Token(11, 8, name="Urg", tags={"enemy"}), ag.Token(13, 9, name="Mog", tags={"enemy"}),
+    ag.Token(12, 12, name="Snik", tags={"enemy"}), ag.Token(16, 15, name="Pip", tags={"enemy"}),
+    ag.Token(15, 11, size="large", name="Ogre", tags={"enemy"})]
+m = ag.BattleMap(cave.grid, cave.walls, creatures, info=cave.info)
+"""
+SHOW = 'ag.explore(m, ag.Sphere(20), rules="starfinder", caster=kira, at=(5, 5))'
+
+
+def _notebook(path: Path) -> None:
+    cells = [{"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": src}
+             for src in (SETUP, SHOW)]
+    nb = {"nbformat": 4, "nbformat_minor": 5, "cells": cells,
+          "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}}
+    for i, cell in enumerate(cells):
+        cell["id"] = f"cell-{i}"
+    path.write_text(json.dumps(nb), encoding="utf-8")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_for_server(url: str, proc: subprocess.Popen[bytes], log: Path, deadline: float) -> None:
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"voila exited with {proc.returncode}:\n{log.read_text(errors='replace')[-3000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.3)
+    raise AssertionError(f"voila did not answer in time:\n{log.read_text(errors='replace')[-3000:]}")
+
+
+def _expected(at: tuple[float, float], shape: ag.shapes.Shape, m: ag.BattleMap) -> tuple[str, list[str]]:
+    """What the widget should show: the count, and the creatures with their cover, computed by the library."""
+    a = ag.area(shape, at=at, on=m, rules="starfinder")
+    cover = [f"{r.token.label}: {'no cover' if r.cover_name == 'none' else r.cover_name}" for r in a.tokens()]
+    return f"{len(a)} squares", cover
+
+
+def _map() -> ag.BattleMap:
+    """The notebook's map, made by running the notebook's own first cell here."""
+    scope: dict[str, object] = {}
+    exec(SETUP, scope)  # noqa: S102 (the constant source above, so the test and the page share one map)
+    m = scope["m"]
+    assert isinstance(m, ag.BattleMap)
+    return m
+
+
+def test_click_and_drag_in_a_browser(tmp_path: Path) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    start = time.monotonic()
+    deadline = start + 110  # the whole test, server start to shutdown, stays under two minutes
+    m = _map()
+    nb = tmp_path / "explorer.ipynb"
+    _notebook(nb)
+    port, token = _free_port(), os.urandom(16).hex()
+    log = tmp_path / "voila.log"
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"), "JUPYTER_CONFIG_DIR": str(tmp_path / "config"),
+           "JUPYTER_PLATFORM_DIRS": "1"}
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "voila", str(nb), "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
+             f"--token={token}", f"--Voila.root_dir={tmp_path}", "--show_tracebacks=True"],
+            cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    try:
+        url = f"http://127.0.0.1:{port}/?token={token}"
+        _wait_for_server(url, proc, log, deadline)
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True)
+            try:
+                page = browser.new_page(viewport={"width": 1200, "height": 900})
+                page.set_default_timeout(30_000)
+                page.goto(url, timeout=60_000)
+                count = page.locator(".aoegrid-count")
+                creatures = page.locator(".aoegrid-creatures li")
+                # The first picture: the burst at (5, 5), as explore() was told.
+                first, first_cover = _expected((5, 5), ag.Sphere(20), m)
+                expect(count).to_have_text(first, timeout=max(1_000, (deadline - time.monotonic() - 30) * 1000))
+                assert creatures.all_inner_texts() == first_cover
+
+                # Click near the intersection (12, 11): snapped to it under Starfinder.
+                board = page.locator(".aoegrid-map").bounding_box()
+                assert board is not None
+                w, h = m.grid.width, m.grid.height
+                page.mouse.click(board["x"] + 12.3 / w * board["width"], board["y"] + 10.8 / h * board["height"])
+                text, cover = _expected((12, 11), ag.Sphere(20), m)
+                assert (text, cover) != (first, first_cover)
+                expect(count).to_have_text(text)
+                expect(creatures).to_have_text(cover)
+                expect(page.locator(".aoegrid-what")).to_contain_text("at (12, 11)")
+
+                # A cone, aimed by dragging from the origin toward the south-east.
+                page.locator("select.aoegrid-shape").select_option("cone")
+                expect(page.locator(".aoegrid-what")).to_contain_text("cone 20 ft toward 0")
+                ox, oy = board["x"] + 12 / w * board["width"], board["y"] + 11 / h * board["height"]
+                page.mouse.move(ox + 2, oy + 2)
+                page.mouse.down()
+                page.mouse.move(ox + 40, oy + 20, steps=5)
+                page.mouse.move(ox + 80, oy + 80, steps=5)
+                page.mouse.up()
+                cone, cone_cover = _expected((12, 11), ag.Cone(20, 45), m)
+                expect(page.locator(".aoegrid-what")).to_contain_text("toward 45")
+                expect(count).to_have_text(cone)
+                expect(creatures).to_have_text(cone_cover)
+
+                if os.environ.get("AOEGRID_UPDATE_SCREENSHOT") == "1":
+                    page.locator("select.aoegrid-shape").select_option("sphere")
+                    page.mouse.click(board["x"] + 12 / w * board["width"], board["y"] + 11 / h * board["height"])
+                    expect(count).to_have_text(text)
+                    page.locator(".aoegrid-scores").check()
+                    expect(page.locator(".aoegrid-best")).to_contain_text("best at (12, 11)")
+                    page.locator(".aoegrid-explorer").screenshot(path=str(SCREENSHOT))
+            finally:
+                browser.close()
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+    assert time.monotonic() - start < 120

@@ -1,5 +1,10 @@
 """Export areas as JSON for a virtual tabletop: squares, cover and creatures reached.
 
+Each record is aoegrid's versioned JSON format (``"schema": "aoegrid/1"``,
+``"record": "area"``; see the README's "JSON format" and
+``aoegrid.export.schema()``). With ``jsonschema`` installed, every record is
+checked against the schema before it is written.
+
 Run: ``python examples/export_areas_json.py [out.json]`` (default: print to stdout).
 """
 
@@ -9,7 +14,7 @@ import json
 import sys
 
 import aoegrid as ag
-from aoegrid.export import area_record
+from aoegrid.export import area_record, validate
 
 
 def build() -> list[dict]:
@@ -26,12 +31,21 @@ def build() -> list[dict]:
     records = []
     for name, shape, at, mode in effects:
         a = ag.area(shape, at=at, on=m, rules="starfinder", mode=mode)
-        records.append(area_record(a, inputs={"name": name, "at": list(at), "mode": mode}))
+        records.append(area_record(a, inputs={"name": name, "at": at, "mode": mode}))
     return records
 
 
+def checked(records: list[dict]) -> list[dict]:
+    """The records, each validated against the schema when jsonschema is installed."""
+    try:
+        import jsonschema  # noqa: F401  (optional: aoegrid runs without it)
+    except ImportError:
+        return records
+    return [validate(r) for r in records]
+
+
 if __name__ == "__main__":
-    text = json.dumps(build(), indent=1)
+    text = json.dumps(checked(build()), indent=1)
     if len(sys.argv) > 1:
         with open(sys.argv[1], "w") as f:
             f.write(text)

@@ -67,7 +67,7 @@ def test_cave_counts():
     assert (m.grid.width, m.grid.height, m.grid.square, m.grid.units) == (20, 20, 5.0, "ft")
     info = m.info
     assert isinstance(info, MapInfo)
-    assert (info.format, info.pixels_per_grid, info.origin_shift) == ("uvtt 0.3", 64.0, (0.0, 0.0))
+    assert (info.format, info.pixels_per_square, info.offset, info.background) == ("uvtt 0.3", 64.0, (0.0, 0.0), None)
     assert info.lights == (Light((6.132305, 7.212773), 9.900001, 1.0, "ffeccd8b"),)
     assert info.notes == ()
     assert info.source == str(CAVE)
@@ -106,7 +106,8 @@ def test_tower_counts():
     assert kinds(m) == {"wall": 441 - 4, "door": 41, "window": 0}
     assert (m.grid.width, m.grid.height) == (10, 12)
     info = m.info
-    assert (info.format, info.pixels_per_grid, info.origin_shift, info.lights) == ("uvtt 0.3", 128.0, (46.0, 41.0), ())
+    # map_origin (46, 41) squares of the uncropped canvas, at 128 px a square
+    assert (info.format, info.pixels_per_square, info.offset, info.lights) == ("uvtt 0.3", 128.0, (5888.0, 5248.0), ())
     # No portal of this file lies along a wall (checked by hand: 8 of them end on a wall's
     # side, none overlaps one), so nothing is cut; most of the building is off the image.
     assert info.notes == ("dropped 4 zero-length wall segments (repeated points)",)
@@ -134,7 +135,7 @@ def test_room_counts():
     assert kinds(m) == {"wall": 7 + 59, "door": 1, "window": 1}
     assert (m.grid.width, m.grid.height) == (10, 10)
     info = m.info
-    assert (info.format, info.pixels_per_grid, info.origin_shift, info.notes) == ("uvtt 0.3", 256.0, (2.0, 1.0), ())
+    assert (info.format, info.pixels_per_square, info.offset, info.notes) == ("uvtt 0.3", 256.0, (512.0, 256.0), ())
     assert [(round(x, 6), round(y, 6)) for (x, y) in (light.position for light in info.lights)] == [
         (6.570312, 8.0),
         (6.007812, 1.984375),
@@ -171,7 +172,7 @@ def test_missing_optional_fields_are_noted(tmp_path):
     data = room_json()
     del data["format"], data["resolution"]["map_origin"], data["portals"], data["lights"]
     m = read_uvtt(write_json(tmp_path / "bare.dd2vtt", data))
-    assert (m.info.format, m.info.origin_shift, m.info.lights) == ("uvtt", (0.0, 0.0), ())
+    assert (m.info.format, m.info.offset, m.info.lights) == ("uvtt", (0.0, 0.0), ())
     assert m.info.notes == (
         "no format field: read as Universal VTT 0.3",
         "no resolution.map_origin: taken as (0, 0)",
@@ -368,11 +369,11 @@ def test_foundry_v10_walls_doors_and_restrictions(tmp_path):
         {"c": px(9, 7, 9, 7)},  # zero length
         {"c": px(1, 1, 2, 1), "move": 0, "sight": 10},  # blocks nothing aoegrid tracks
     ]
-    path = write_json(tmp_path / "keep.json", scene(walls, tokens=[{"x": 0}, {"x": 1}]))
+    path = write_json(tmp_path / "keep.json", scene(walls, lights=[{"x": 0}, {"x": 1}]))
     m = read_foundry(path)
     assert (m.grid.width, m.grid.height, m.grid.square, m.grid.units) == (10, 8, 5.0, "ft")
     info = m.info
-    assert (info.format, info.pixels_per_grid, info.origin_shift) == ("foundry v10", 100.0, (3.0, 2.0))
+    assert (info.format, info.pixels_per_square, info.offset) == ("foundry v10", 100.0, (300.0, 200.0))
     got = [(w.start, w.end, w.kind.value, w.open, sorted(c.value for c in w.blocks)) for w in m.walls]
     everything = ["effect", "movement", "sight"]
     assert got == [
@@ -390,7 +391,7 @@ def test_foundry_v10_walls_doors_and_restrictions(tmp_path):
         "1 limited (terrain) wall read as not blocking sight (Foundry blocks sight only from the second"
         + " limited wall a line crosses)",
         "dropped 1 wall blocking neither movement nor sight",
-        "skipped 2 tokens (not read)",
+        "skipped 2 lights (not read)",
     )
     invisible = read_foundry(path, invisible_blocks_effect=False).walls[6]
     assert invisible.blocks == {Channel.MOVEMENT}
@@ -424,7 +425,7 @@ def test_foundry_07_layout(tmp_path):
     data = {"width": 500, "height": 400, "padding": 0.25, "grid": 50, "gridDistance": 1.5, "gridUnits": "m",
             "walls": walls, "tokens": []}
     m = read_foundry(write_json(tmp_path / "old.json", data))
-    assert (m.info.format, m.info.origin_shift) == ("foundry 0.7-v9", (3.0, 2.0))
+    assert (m.info.format, m.info.offset) == ("foundry 0.7-v9", (150.0, 100.0))
     assert (m.grid.width, m.grid.height, m.grid.square, m.grid.units) == (10, 8, 1.5, "m")
     assert [w.start for w in m.walls] == [(2.0, 0.0), (4.0, 0.0), (6.0, 0.0), (8.0, 2.0)]
     assert [w.blocks_sight for w in m.walls] == [True, False, False, False]
@@ -435,7 +436,7 @@ def test_foundry_07_layout(tmp_path):
 
 def test_foundry_scene_of_partial_squares_rounds_up(tmp_path):
     m = read_foundry(write_json(tmp_path / "odd.json", scene(width=1050, padding=0)))
-    assert (m.grid.width, m.grid.height, m.info.origin_shift) == (11, 8, (0.0, 0.0))
+    assert (m.grid.width, m.grid.height, m.info.offset) == (11, 8, (0.0, 0.0))
     assert m.info.notes == ("width and height 10.5 x 8 is not whole squares: rounded up to 11 x 8",)
 
 
@@ -569,7 +570,7 @@ def test_absurd_size_is_refused_before_reading_walls(tmp_path, monkeypatch):
     def no_walls(*args, **kwargs):
         raise AssertionError("walls were read for a map that cannot exist")
 
-    monkeypatch.setattr(aio, "_polyline_segments", no_walls)
+    monkeypatch.setattr(aio.uvtt, "_polyline_segments", no_walls)
     path = bad_room(tmp_path, lambda d: d["resolution"].update(map_size={"x": 10**5, "y": 10**9}))
     with pytest.raises(MapFileError, match=r"room\.dd2vtt: resolution\.map_size gives a 100,000 x 1,000,000,000"):
         read_uvtt(path)

@@ -1,75 +1,605 @@
-"""Areas as plain data (JSON-ready dicts), for virtual tabletops and scripts."""
+"""aoegrid's JSON format (``aoegrid/1``): areas, maps, placements and batch rows as plain data.
+
+Every record is a JSON object with ``"schema": "aoegrid/1"`` and a
+``"record"`` field saying what it holds:
+
+============== =============================== =========================================
+``record``     made by                         holds
+============== =============================== =========================================
+``area``       :func:`area_record`             an area from :func:`aoegrid.area`
+``combined``   :func:`area_record`             ``a | b``, ``a & b``, ``a - b``
+``map``        :func:`map_record`              a map: grid, walls, tokens, lights, notes
+``placement``  :func:`placement_record`        one of :func:`aoegrid.best_placements`
+``batch``      :func:`batch_record`            one row of a batch: its number and area
+``error``      :func:`error_record`            a batch row that failed: number, message
+============== =============================== =========================================
+
+Squares are ``[x, y]`` in grid coordinates. Every record on a map carries
+its ``grid``, with ``pixels_per_square`` and ``offset`` when the map came
+from a file, so square ``[x, y]``'s top-left corner is at pixel
+``x * pixels_per_square + offset[0]``, ``y * pixels_per_square + offset[1]``
+of the file (see :class:`aoegrid.io.MapInfo`). The JSON Schema (draft
+2020-12) ships as ``aoegrid/data/aoegrid.schema.json``: :func:`schema`
+loads it and :func:`validate` checks a record against it (with the optional
+``jsonschema`` package). :func:`foundry_template` turns an area into a
+Foundry VTT ``MeasuredTemplate``.
+
+Examples
+--------
+>>> import json
+>>> import aoegrid as ag
+>>> r = area_record(ag.area(ag.Cone(15, "E"), at=(2, 2), on=ag.Grid(6, 4)))
+>>> r["schema"], r["record"], r["shape"], r["origin"]
+('aoegrid/1', 'area', {'shape': 'cone', 'length': 15.0, 'direction': 0.0, 'cone_kind': None, 'units': None}, {'point': [2.0, 2.0]})
+>>> json.loads(json.dumps(r)) == r
+True
+"""
 
 from __future__ import annotations
 
+import copy
 import dataclasses
+import functools
+import json
+import math
+from collections.abc import Mapping
+from enum import Enum
+from importlib import resources
+from pathlib import PurePath
 from typing import Any
 
 import numpy as np
 
 from aoegrid.cover import GRADES, Cover
-from aoegrid.errors import InvalidValueError
+from aoegrid.errors import InvalidTypeError, InvalidValueError
+from aoegrid.grid import Grid
+from aoegrid.options import Anchor, ConeKind
 from aoegrid.result import AreaCore
-from aoegrid.tokens import Space
+from aoegrid.shapes import Cone, Cube, Cylinder, Line, Sphere
+from aoegrid.targets import Reached, reached
+from aoegrid.tokens import Space, Token
+
+__all__ = [
+    "SCHEMA",
+    "area_record",
+    "batch_record",
+    "error_record",
+    "foundry_template",
+    "map_record",
+    "placement_record",
+    "schema",
+    "validate",
+]
+
+#: The format's name and version, in every record's ``schema`` field.
+SCHEMA = "aoegrid/1"
+
+#: Foundry's grid size when a map gives none (a text map, a map built in code).
+FOUNDRY_GRID_SIZE = 100.0
+
+#: Foundry cone angles: a 5e-style triangle cone is as wide as it is far from
+#: its origin, 2 * atan(1/2) (Foundry's own default, 53.13); a quarter circle
+#: 90; the Savage Worlds teardrop, the angle between the tangents to its end
+#: disk (radius a sixth of the length, centred five sixths out): 2 * asin(1/5).
+CONE_ANGLES = {
+    ConeKind.TRIANGLE: math.degrees(2 * math.atan(0.5)),
+    ConeKind.QUARTER_CIRCLE: 90.0,
+    ConeKind.TEARDROP: math.degrees(2 * math.asin(0.2)),
+}
 
 
-def shape_record(shape: Any) -> dict[str, Any]:
-    """A shape's kind and fields, with enums as their string values."""
-    fields = {}
-    for f in dataclasses.fields(shape):
-        value = getattr(shape, f.name)
-        if f.name == "units" and value is None:  # the grid's unit, as in the shape's repr
-            continue
-        if hasattr(value, "value"):
-            value = value.value
-        elif isinstance(value, frozenset):
-            value = sorted(value)
-        fields[f.name] = value
-    return {"kind": shape.name, **fields}
+# --------------------------------------------------------------------------
+# The schema
+# --------------------------------------------------------------------------
 
 
-def area_record(a: AreaCore, *, inputs: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Everything an area says, as JSON-ready data.
+@functools.cache
+def _schema() -> dict[str, Any]:
+    text = (resources.files("aoegrid") / "data" / "aoegrid.schema.json").read_text(encoding="utf-8")
+    out: dict[str, Any] = json.loads(text)
+    return out
 
-    Keys: ``inputs`` (as given, echoed), ``rules``, ``shape``, ``origin``,
-    ``count``, ``squares`` (``[x, y]`` pairs sorted by y, then x), and on a
-    map ``cover`` (``[x, y, grade, name, visible fraction]`` for every
-    covered square with some cover), ``blocked`` (squares of the shape with
-    total cover) and ``tokens`` (creatures reached, nearest first).
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema of the format (draft 2020-12), as a dict of its own.
+
+    Examples
+    --------
+    >>> s = schema()
+    >>> s["$schema"], s["properties"]["schema"]["const"]
+    ('https://json-schema.org/draft/2020-12/schema', 'aoegrid/1')
+    """
+    return copy.deepcopy(_schema())
+
+
+def validate(record: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``record``, if it is valid ``aoegrid/1`` JSON; else an error saying where it is not.
+
+    Needs the ``jsonschema`` package (``pip install jsonschema``, or
+    aoegrid's ``test`` extra); aoegrid itself runs without it.
+
+    Raises
+    ------
+    InvalidValueError
+        If the record breaks the schema (the message names the field, as a
+        path like ``area.squares[3]``), or ``jsonschema`` is not installed.
 
     Examples
     --------
     >>> import aoegrid as ag
-    >>> r = area_record(ag.area(ag.Sphere(10), at=(5, 5), on=ag.Grid(10, 10)))
-    >>> r["count"], r["squares"][:2], r["shape"]
-    (12, [[4, 3], [5, 3]], {'kind': 'sphere', 'radius': 10.0})
+    >>> validate(error_record(4, "column size must be a number, got 'ten'"))["record"]
+    'error'
+    >>> validate({"schema": "aoegrid/1", "record": "error", "row": 0, "message": "bad size"})
+    Traceback (most recent call last):
+    ...
+    aoegrid.errors.InvalidValueError: not a valid aoegrid/1 record: at row: 0 is less than the minimum of 1
     """
-    if a.rules is None or a.shape is None:
-        raise InvalidValueError("only an area made by aoegrid.area() can be exported, not a combination")
-    origin: Any = list(a.origin.bounds) if isinstance(a.origin, Space) else list(a.origin or ())
+    try:
+        import jsonschema  # type: ignore[import-untyped]
+    except ImportError:
+        raise InvalidValueError(
+            "validating aoegrid JSON needs the jsonschema package: pip install jsonschema"
+        ) from None
+    validator = jsonschema.Draft202012Validator(_schema())
+    # The most specific error: oneOf failures nest the branch that came closest.
+    error = jsonschema.exceptions.best_match(validator.iter_errors(record))
+    if error is not None:
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path).lstrip(".")
+        raise InvalidValueError(f"not a valid {SCHEMA} record: at {where or 'the top level'}: {error.message}")
+    return record
+
+
+# --------------------------------------------------------------------------
+# Records
+# --------------------------------------------------------------------------
+
+
+def area_record(area: AreaCore, *, inputs: Mapping[str, Any] | None = None, info: Any = None) -> dict[str, Any]:
+    """Everything an area says, as an ``aoegrid/1`` record.
+
+    Parameters
+    ----------
+    area : Area
+        From :func:`aoegrid.area` (record ``"area"``), or a combination of
+        areas (``a | b``; record ``"combined"``: grid and squares only, as
+        a combination keeps no shape or origin).
+    inputs : mapping, optional
+        What the area was asked for, echoed as ``inputs`` with its types
+        (numbers stay numbers; tuples become lists, enums their values,
+        paths strings). Values must be JSON: strings, finite numbers,
+        booleans, None, lists and string-keyed mappings of them.
+    info : MapInfo, optional
+        The map file whose pixels the squares map back to; by default the
+        area's map's ``info`` (a combination has no map: pass it).
+
+    Returns
+    -------
+    dict
+        ``schema``, ``record``, ``inputs``, ``grid`` (``width``, ``height``,
+        ``square``, ``units``, ``pixels_per_square``, ``offset``; the last
+        two None without a file), ``map`` (``source`` and ``format`` of the
+        file, or None), ``count``, ``squares`` (``[x, y]`` sorted by y, then
+        x). An ``area`` record adds ``rules``, ``mode``, ``shape`` (the
+        shape's name as ``shape``, its fields; a cone's outline as
+        ``cone_kind``), ``origin`` (``{"point": [x, y]}`` or ``{"space":
+        {"x", "y", "width", "height"}}``), ``elevation``, and the same keys
+        on a grid as on a map: ``cover`` (``{"square", "grade", "visible"}``
+        for each covered square with some cover), ``blocked`` (squares of
+        the shape walls leave out) and ``tokens`` (creatures reached,
+        nearest first); on a bare grid these are empty.
+
+    Raises
+    ------
+    InvalidTypeError, InvalidValueError
+        For ``inputs`` that are not JSON (naming the key).
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> corridor = ag.walls_from([(0, 2), (8, 2), (8, 12)]) + ag.walls_from([(0, 4), (6, 4), (6, 12)])
+    >>> m = ag.BattleMap(ag.Grid(10, 12), walls=corridor)
+    >>> r = area_record(ag.area(ag.Sphere(40), at=(2, 3), on=m), inputs={"at": (2, 3)})
+    >>> r["count"], r["cover"][0], r["inputs"]
+    (18, {'square': [6, 4], 'grade': 'cover', 'visible': 0.125}, {'at': [2, 3]})
+    >>> a, b = ag.area(ag.Sphere(5), at=(2, 2), on=ag.Grid(6, 6)), ag.area(ag.Sphere(5), at=(4, 4), on=ag.Grid(6, 6))
+    >>> u = area_record(a | b)
+    >>> u["record"], u["count"], u["squares"][:2]
+    ('combined', 8, [[1, 1], [2, 1]])
+    """
+    bmap = area.battlemap
+    if info is None and bmap is not None:
+        info = bmap.info
     out: dict[str, Any] = {
-        "inputs": inputs or {},
-        "rules": a.rules.name,
-        "mode": a.mode.value if a.mode is not None else None,
-        "shape": shape_record(a.shape),
-        "origin": origin,
-        "grid": {"width": a.grid.width, "height": a.grid.height, "square": a.grid.square, "units": a.grid.units},
-        "count": len(a),
-        "squares": [[x, y] for x, y in a.squares],
+        "schema": SCHEMA,
+        "record": "combined" if area.shape is None else "area",
+        "inputs": _inputs(inputs),
+        "grid": _grid(area.grid, info),
+        "map": None if info is None else {"source": info.source, "format": info.format},
     }
-    if a.battlemap is not None:
-        names = GRADES[a.rules.cover]
-        cover, visible, mask = a.cover, a.visible, a.mask
-        ys, xs = np.nonzero(mask & (cover > Cover.NONE))
-        out["cover"] = [
-            [int(x), int(y), int(cover[y, x]), names.get(Cover(int(cover[y, x])), ("", ""))[0], round(float(visible[y, x]), 6)]
+    if area.shape is not None and area.rules is not None and area.recipe is not None:
+        out.update(
+            rules=area.rules.name,
+            mode=None if area.mode is None else area.mode.value,
+            shape=_shape(area.shape),
+            origin=_origin(area.origin),
+            elevation=area.recipe.elevation,
+        )
+    out["count"] = len(area)
+    out["squares"] = [[x, y] for x, y in area.squares]
+    if out["record"] == "combined":
+        return out
+    cover: list[dict[str, Any]] = []
+    blocked: list[list[int]] = []
+    if bmap is not None and area.rules is not None:
+        names = GRADES[area.rules.cover]
+        grades, visible, mask = area.cover, area.visible, area.mask
+        ys, xs = np.nonzero(mask & (grades > Cover.NONE))
+        cover = [
+            {"square": [x, y], "grade": names[Cover(int(grades[y, x]))][0], "visible": round(float(visible[y, x]), 6)}
             for y, x in zip(ys.tolist(), xs.tolist())
         ]
-        ys, xs = np.nonzero(a.shape_mask & ~mask)
-        out["blocked"] = [[int(x), int(y)] for y, x in zip(ys.tolist(), xs.tolist())]
-        out["tokens"] = [
-            {"name": r.token.name, "x": r.token.x, "y": r.token.y, "size": r.token.footprint,
-             "cover": r.cover_name, "distance": r.distance, "squares": [list(s) for s in r.squares]}
-            for r in a.tokens()
-        ]
+        ys, xs = np.nonzero(area.shape_mask & ~mask)
+        blocked = [[x, y] for y, x in zip(ys.tolist(), xs.tolist())]
+    out["cover"] = cover
+    out["blocked"] = blocked
+    out["tokens"] = [_reached(r) for r in reached(area)] if bmap is not None else []
     return out
+
+
+def map_record(map: Any) -> dict[str, Any]:
+    """A map as an ``aoegrid/1`` record: what :func:`aoegrid.load_map` read.
+
+    Parameters
+    ----------
+    map : BattleMap
+
+    Returns
+    -------
+    dict
+        ``schema``, ``record`` (``"map"``), ``source`` and ``format`` (None
+        for a map made in code), ``grid`` (as in :func:`area_record`),
+        ``background`` (a Foundry scene's image path, or None),
+        ``embedded_image`` (whether the file holds its image: read it with
+        ``map.info.image()``), ``walls`` (``start``, ``end``, ``kind``,
+        ``open``, ``blocks``, ``one_way``; as given, in grid units),
+        ``tokens``, ``lights`` (``position`` in grid units, ``range`` in
+        squares, ``intensity``, ``color``) and ``notes`` (``map.notes``).
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> r = map_record(ag.read_text_map("#####\\n#a+.#\\n#####"))
+    >>> r["record"], r["format"], r["grid"]["width"], len(r["walls"]), r["tokens"][0]["name"]
+    ('map', 'text', 5, 9, 'a')
+    """
+    info = getattr(map, "info", None)
+    return {
+        "schema": SCHEMA,
+        "record": "map",
+        "source": None if info is None else info.source,
+        "format": None if info is None else info.format,
+        "grid": _grid(map.grid, info),
+        "background": None if info is None else info.background,
+        "embedded_image": info is not None and info.has_image,
+        "walls": [
+            {"start": list(w.start), "end": list(w.end), "kind": w.kind.value, "open": w.open,
+             "blocks": sorted(c.value for c in w.blocks), "one_way": None if w.one_way is None else w.one_way.value}
+            for w in map.walls
+        ],
+        "tokens": [_token(t) for t in map.tokens],
+        "lights": [
+            {"position": list(light.position), "range": light.range, "intensity": light.intensity,
+             "color": light.color}
+            for light in (() if info is None else info.lights)
+        ],
+        "notes": list(map.notes),
+    }
+
+
+def placement_record(placement: Any) -> dict[str, Any]:
+    """One placement from :func:`aoegrid.best_placements` as an ``aoegrid/1`` record.
+
+    Returns
+    -------
+    dict
+        ``schema``, ``record`` (``"placement"``), ``at`` (an origin, as in
+        :func:`area_record`; a creature's space for a cone or line from
+        it), ``direction`` (degrees, or None), ``score``, ``distance`` (from
+        the caster, in the grid's unit), ``hits`` and ``avoided`` (creatures
+        reached, as an area record's ``tokens``) and ``area`` (its area
+        record).
+
+    Raises
+    ------
+    InvalidValueError
+        If the score is not a finite number (JSON has no infinity).
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> m = ag.BattleMap(ag.Grid(12, 12), tokens=[ag.Token(5, 5, name="orc", tags={"enemy"}), ag.Token(0, 0, name="me")])
+    >>> best = ag.best_placements(ag.Sphere(10), caster=m.token("me"), range=60, on=m, hit="enemy")[0]
+    >>> r = placement_record(best)
+    >>> r["record"], r["at"], r["score"], [h["token"]["name"] for h in r["hits"]], r["area"]["record"]
+    ('placement', {'point': [5.0, 4.0]}, 1.0, ['orc'], 'area')
+    """
+    score = float(placement.score)
+    if not math.isfinite(score):
+        raise InvalidValueError(f"a placement's score must be a finite number to be JSON, got {score}")
+    return {
+        "schema": SCHEMA,
+        "record": "placement",
+        "at": _origin(placement.at),
+        "direction": placement.direction,
+        "score": score,
+        "distance": placement.distance,
+        "hits": [_reached(r) for r in placement.hits],
+        "avoided": [_reached(r) for r in placement.avoided],
+        "area": area_record(placement.area),
+    }
+
+
+def batch_record(row: int, area: AreaCore, *, inputs: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """One row of a batch of placements: its number and its area record.
+
+    ``row`` is the row's line number in the batch's file (the header is
+    line 1); ``inputs`` are the row's values with their types (see
+    :func:`area_record`).
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> r = batch_record(2, ag.area(ag.Sphere(5), at=(3, 3), on=ag.Grid(6, 6)), inputs={"name": "zap", "size": 5.0})
+    >>> r["record"], r["row"], r["area"]["inputs"], r["area"]["count"]
+    ('batch', 2, {'name': 'zap', 'size': 5.0}, 4)
+    """
+    return {"schema": SCHEMA, "record": "batch", "row": _row(row), "area": area_record(area, inputs=inputs)}
+
+
+def error_record(row: int, message: str) -> dict[str, Any]:
+    """A batch row that could not be computed: its number and the error's message.
+
+    Examples
+    --------
+    >>> error_record(3, "column size must be a number, got 'ten'")
+    {'schema': 'aoegrid/1', 'record': 'error', 'row': 3, 'message': "column size must be a number, got 'ten'"}
+    """
+    if not isinstance(message, str):
+        raise InvalidTypeError(f"an error record's message must be a string, got {message!r}")
+    return {"schema": SCHEMA, "record": "error", "row": _row(row), "message": message}
+
+
+# --------------------------------------------------------------------------
+# Foundry VTT
+# --------------------------------------------------------------------------
+
+
+def foundry_template(area: AreaCore, info: Any = None, *, fill_color: str = "#ff0000") -> dict[str, Any]:
+    """The area as a Foundry VTT ``MeasuredTemplate`` document (v10 and later).
+
+    Parameters
+    ----------
+    area : Area
+        From :func:`aoegrid.area`, of a sphere, cylinder, cone, line or a
+        cube pointing along the grid.
+    info : MapInfo, optional
+        The scene's grid: ``pixels_per_square`` (Foundry's grid size) and
+        ``offset`` (its padding). By default the area's map's; without one,
+        Foundry's default grid of 100 pixels and no padding.
+    fill_color : str
+        ``#rrggbb``.
+
+    Returns
+    -------
+    dict
+        ``t`` (``circle``, ``cone``, ``ray`` or ``rect``), ``x`` and ``y``
+        (scene pixels, whole numbers as Foundry stores them: grid position
+        times ``pixels_per_square`` plus ``offset``), ``direction``
+        (degrees clockwise from east, as aoegrid counts them), ``distance``
+        (grid units: feet, or the grid's unit), ``angle`` (cones: 90 for a
+        quarter circle, 53.13 for a 5e triangle, Foundry's default; the
+        teardrop's side angle, 23.07, for Savage Worlds), ``width`` (rays:
+        the line's width under the rules, at least a square, as Foundry
+        draws no ray thinner), ``borderColor``, ``fillColor``, ``hidden``
+        and ``flags.aoegrid``: the area's ``rules``, ``mode``, ``shape``,
+        ``origin``, ``count`` and exact ``squares`` (Foundry's outline is
+        the template's geometry; the rules' squares are these).
+
+        The template starts where the area does: a cone or line from a
+        creature at the corner or edge the rules start it from; a sphere
+        from a creature's space at the space's centre, its distance grown
+        by half the space when the rules measure from its edges. A cube
+        becomes a rect from its top-left corner (``direction`` 45, the
+        diagonal as ``distance``).
+
+    Raises
+    ------
+    InvalidValueError
+        For a combined area, a shapable area, or a cube that does not
+        point along the grid (Foundry's rects cannot turn).
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> cone = ag.area(ag.Cone(30, "S"), at=(5, 5), on=ag.Grid(20, 20), rules="sw5e")
+    >>> t = foundry_template(cone)
+    >>> t["t"], t["x"], t["y"], t["direction"], t["distance"], round(t["angle"], 2)
+    ('cone', 500, 500, 90.0, 30.0, 53.13)
+    >>> cube = foundry_template(ag.area(ag.Cube(10, anchor="right"), at=(1, 3), on=ag.Grid(6, 4), rules="sw5e"))
+    >>> cube["t"], cube["x"], cube["y"], cube["direction"], round(cube["distance"], 3)
+    ('rect', 100, 100, 45.0, 14.142)
+    """
+    shape, rules, recipe = area.shape, area.rules, area.recipe
+    if shape is None or rules is None or recipe is None:
+        raise InvalidValueError(
+            "a combined area has no one Foundry template: export each area it was made of"
+        )
+    if not (isinstance(fill_color, str) and len(fill_color) == 7 and fill_color[0] == "#"
+            and all(c in "0123456789abcdefABCDEF" for c in fill_color[1:])):
+        raise InvalidValueError(f"fill_color must be a colour #rrggbb, got {fill_color!r}")
+    if info is None and area.battlemap is not None:
+        info = area.battlemap.info
+    size = FOUNDRY_GRID_SIZE
+    offset = (0.0, 0.0)
+    if info is not None and info.pixels_per_square is not None:
+        size, offset = info.pixels_per_square, info.offset
+    o = recipe.origin
+    at = ((o.x0 + o.x1) / 2, (o.y0 + o.y1) / 2)
+    square = area.grid.square
+    doc: dict[str, Any] = {"direction": 0.0, "angle": 0.0, "width": 0.0}
+    if isinstance(shape, (Sphere, Cylinder)):
+        # From a space's edges the reach grows by half the space (its circle is drawn round).
+        grow = 0.0 if o.is_point else max(o.x1 - o.x0, o.y1 - o.y0) / 2 * square
+        doc.update(t="circle", distance=shape.radius + grow)
+    elif isinstance(shape, Cone):
+        kind = ConeKind(shape.kind) if shape.kind is not None else rules.cone
+        doc.update(t="cone", distance=shape.length, direction=shape.direction, angle=CONE_ANGLES[kind])
+    elif isinstance(shape, Line):
+        width = rules.line_width if shape.width is None else shape.width
+        doc.update(t="ray", distance=shape.length, direction=shape.direction, width=max(width, square))
+    elif isinstance(shape, Cube):
+        at = _cube_corner(shape, at, square)
+        doc.update(t="rect", distance=shape.size * math.sqrt(2), direction=45.0)
+    else:
+        raise InvalidValueError(
+            f"a {shape.name} area has no Foundry template (Foundry draws circles, cones, rays and rects)"
+        )
+    flags = {
+        "schema": SCHEMA, "rules": rules.name, "mode": None if area.mode is None else area.mode.value,
+        "shape": _shape(shape), "origin": _origin(area.origin), "count": len(area),
+        "squares": [[x, y] for x, y in area.squares],
+    }
+    return {
+        "t": doc["t"],
+        "x": round(at[0] * size + offset[0]),
+        "y": round(at[1] * size + offset[1]),
+        "distance": float(doc["distance"]),
+        "direction": float(doc["direction"]),
+        "angle": float(doc["angle"]),
+        "width": float(doc["width"]),
+        "borderColor": "#000000",
+        "fillColor": fill_color.lower(),
+        "hidden": False,
+        "flags": {"aoegrid": flags},
+    }
+
+
+def _cube_corner(cube: Cube, at: tuple[float, float], square: float) -> tuple[float, float]:
+    """The top-left corner of a cube pointing along the grid, whose near face holds ``at``."""
+    direction = float(cube.direction)  # a shape's direction is degrees once validated
+    if direction % 90:
+        raise InvalidValueError(
+            f"a cube pointing {direction:g} degrees has no Foundry template: Foundry's rects "
+            f"are upright; point it at 0, 90, 180 or 270 degrees"
+        )
+    d = math.radians(direction)
+    side = cube.size / square
+    ahead = (round(math.cos(d)), round(math.sin(d)))
+    right = (-ahead[1], ahead[0])  # looking along the cube's direction, on screen (y down)
+    # Where the near face runs, in sides along `right`, from the origin.
+    lo, hi = {Anchor.CENTER: (-0.5, 0.5), Anchor.LEFT: (0.0, 1.0), Anchor.RIGHT: (-1.0, 0.0)}[Anchor(cube.anchor)]
+    corners = [
+        (at[0] + (s * right[0] + f * ahead[0]) * side, at[1] + (s * right[1] + f * ahead[1]) * side)
+        for s in (lo, hi) for f in (0.0, 1.0)
+    ]
+    return min(c[0] for c in corners), min(c[1] for c in corners)
+
+
+# --------------------------------------------------------------------------
+# Parts
+# --------------------------------------------------------------------------
+
+
+def _grid(grid: Grid, info: Any) -> dict[str, Any]:
+    pixels = None if info is None else info.pixels_per_square
+    return {
+        "width": grid.width,
+        "height": grid.height,
+        "square": grid.square,
+        "units": grid.units,
+        "pixels_per_square": pixels,
+        "offset": None if pixels is None else list(info.offset),
+    }
+
+
+def _shape(shape: Any) -> dict[str, Any]:
+    """A shape's name (as ``shape``) and fields; a cone's ``kind`` as ``cone_kind``."""
+    out: dict[str, Any] = {"shape": shape.name}
+    for f in dataclasses.fields(shape):
+        value = getattr(shape, f.name)
+        if isinstance(value, Enum):
+            value = value.value
+        elif isinstance(value, frozenset):  # a shapable area's squares
+            value = [list(s) for s in sorted(value)]
+        out["cone_kind" if f.name == "kind" else f.name] = value
+    return out
+
+
+def _origin(origin: Any) -> dict[str, Any]:
+    if isinstance(origin, Token):
+        return {"space": _space(origin.space), "token": origin.label}
+    if isinstance(origin, Space):
+        return {"space": _space(origin)}
+    x, y = origin
+    return {"point": [float(x), float(y)]}
+
+
+def _space(s: Space) -> dict[str, int]:
+    return {"x": s.x, "y": s.y, "width": s.width, "height": s.height}
+
+
+def _token(t: Token) -> dict[str, Any]:
+    w, h = t.footprint
+    return {"name": t.name, "x": t.x, "y": t.y, "width": w, "height": h, "elevation": t.elevation,
+            "tags": sorted(t.tags)}
+
+
+def _reached(r: Reached) -> dict[str, Any]:
+    return {"token": _token(r.token), "cover": r.cover_name, "distance": r.distance,
+            "squares": [list(s) for s in r.squares]}
+
+
+def _row(row: int) -> int:
+    if isinstance(row, bool) or not isinstance(row, int) or row < 1:
+        raise InvalidValueError(f"a batch row number must be a whole number from 1, got {row!r}")
+    return row
+
+
+def _inputs(inputs: Mapping[str, Any] | None) -> dict[str, Any]:
+    if inputs is None:
+        return {}
+    if not isinstance(inputs, Mapping):
+        raise InvalidTypeError(f"inputs must be a mapping of names to values, got {inputs!r}")
+    return {_key(k, "inputs"): _json(v, f"inputs.{k}") for k, v in inputs.items()}
+
+
+def _key(key: object, where: str) -> str:
+    if not isinstance(key, str):
+        raise InvalidTypeError(f"{where} keys must be strings, got {key!r}")
+    return key
+
+
+def _json(value: Any, where: str) -> Any:
+    """``value`` as JSON data with its type kept: numbers stay numbers."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, Enum):
+        return _json(value.value, where)
+    if isinstance(value, np.generic):
+        return _json(value.item(), where)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise InvalidValueError(f"{where} must be a finite number to be JSON, got {value}")
+        return value
+    if isinstance(value, PurePath):
+        return str(value)
+    if isinstance(value, (list, tuple)):
+        return [_json(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    if isinstance(value, Mapping):
+        return {_key(k, where): _json(v, f"{where}.{k}") for k, v in value.items()}
+    raise InvalidTypeError(
+        f"{where} must be JSON data (a string, number, boolean, None, list or mapping), "
+        f"got {value!r} of type {type(value).__name__}"
+    )

@@ -1,0 +1,400 @@
+"""Foundry VTT scenes: read a scene's walls, tokens and grid; write templates into one.
+
+A scene exported from Foundry (JSON; the v10+ layout and the older 0.7 to
+v9 one) places everything in scene pixels: the map starts after the scene
+padding, ``ceil(width * padding / size)`` squares across and the same down.
+:func:`read_foundry` puts walls and tokens on aoegrid's grid and keeps the
+grid size and the padding in :class:`~aoegrid.io.MapInfo`
+(``pixels_per_square``, ``offset``), so what aoegrid computes maps back to
+the scene's pixels: :func:`aoegrid.export.foundry_template` makes a
+``MeasuredTemplate`` document of an area, and :func:`add_templates` writes a
+copy of the scene holding it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from aoegrid.errors import InvalidTypeError, InvalidValueError
+from aoegrid.grid import Grid
+from aoegrid.io.common import (
+    TOL,
+    Fields,
+    JsonFile,
+    MapFileError,
+    MapInfo,
+    as_path,
+    count_note,
+    kind_of,
+    make_grid,
+    read_json,
+    show,
+)
+from aoegrid.maps import BattleMap
+from aoegrid.tokens import Token
+from aoegrid.walls import Channel, Wall, WallKind
+
+__all__ = ["TEMPLATE_TYPES", "add_templates", "read_foundry"]
+
+#: Foundry's ``CONST.MEASURED_TEMPLATE_TYPES``.
+TEMPLATE_TYPES = ("circle", "cone", "rect", "ray")
+
+#: Sight (``sight``, v10+) or ``sense`` (0.7 to v9) levels. 0.7 used 0/1/2
+#: (none/normal/limited), 0.8 on 0/10/20 (none/limited/normal), v11 added
+#: 30/40 (proximity); the two scales share no value but 0, so one table reads both.
+_NONE, _LIMITED, _NORMAL, _PROXIMITY = "none", "limited", "normal", "proximity"
+_SIGHT_LEVELS = {0: _NONE, 1: _NORMAL, 2: _LIMITED, 10: _LIMITED, 20: _NORMAL, 30: _PROXIMITY, 40: _PROXIMITY}
+#: Movement: 0.7 used 0/1, 0.8 on 0/20.
+_MOVE_LEVELS = (0, 1, 20)
+
+_UNITS = {"ft": "ft", "ft.": "ft", "feet": "ft", "foot": "ft", "m": "m", "meter": "m", "meters": "m",
+          "metre": "m", "metres": "m", "in": "in", "inch": "in", "inches": "in", "sq": "sq"}
+
+
+def read_foundry(path: str | os.PathLike[str], *, invisible_blocks_effect: bool = True) -> BattleMap:
+    """A map from an exported Foundry VTT scene (JSON, 0.7 to v12 layouts).
+
+    Parameters
+    ----------
+    path : str or path-like
+    invisible_blocks_effect : bool
+        Whether invisible walls (they block movement, not sight) block line
+        of effect too. True by default: a wall a creature cannot walk through
+        is a wall for a fireball as well.
+
+    Returns
+    -------
+    BattleMap
+        ``ceil(width / size)`` x ``ceil(height / size)`` squares, one per
+        grid square of the scene, sized by the scene's grid distance and
+        units. Wall pixels are put on the grid by subtracting the scene
+        padding (``ceil(width * padding / size) * size`` across, the same
+        down, as Foundry computes it) and dividing by the grid size; the
+        background offset (``shiftX``/``background.offsetX``) moves only the
+        image and is ignored. ``info.pixels_per_square`` is the grid size and
+        ``info.offset`` the padding in pixels; ``info.background`` the
+        background image's path (``background.src``, v10+; ``img`` before).
+
+    Notes
+    -----
+    Wall restrictions map to what a wall blocks:
+
+    * ``move`` > 0 (v10: 20; 0.7: 1): ``"movement"`` and ``"effect"``;
+    * ``sight`` (v10) or ``sense`` (0.7 to v9) normal (20; 0.7: 1):
+      ``"sight"``. Proximity walls (30, 40; v11+) are read as normal.
+    * limited sight (terrain walls; 10, 0.7: 2): Foundry blocks sight only
+      at the second limited wall a line crosses. That is approximated as
+      *not* blocking sight (a note counts them).
+    * an invisible wall (sight none, move normal) blocks movement, and
+      effect unless ``invisible_blocks_effect=False``.
+
+    A door (``door`` 1, or 2 for a secret door) becomes a Wall of kind
+    ``"door"``, or ``"window"`` when it does not block sight (a glass door);
+    it is open when ``ds`` is 1 (2, locked, is closed). ``dir`` 1 and 2
+    become ``one_way="left"`` and ``"right"``: Foundry's one-way wall blocks
+    only lines coming from its left (1) or right (2) side, seen on screen
+    looking from its first point to its second, which is exactly aoegrid's
+    ``one_way`` with the same names.
+
+    Tokens become :class:`~aoegrid.Token`: the top-left square from ``x`` and
+    ``y`` (pixels less the padding, over the grid size), the footprint from
+    ``width`` and ``height`` (squares), ``name``, ``elevation`` (grid units),
+    and ``disposition`` as a tag: ``"hostile"`` (-1), ``"neutral"`` (0),
+    ``"friendly"`` (1). A token is never a reason to refuse a scene: one off
+    its square is put on the nearest square, one smaller than a square
+    takes a square, and one without a position or off the map is skipped,
+    each with a note in ``info.notes``. Lights and templates are skipped (a
+    note counts them). Hex grids are refused.
+
+    Raises
+    ------
+    MapFileError
+        Invalid JSON, a missing ``walls`` list or grid size, a field of the
+        wrong type or out of range, a NaN coordinate, a hex grid, or a scene
+        too large for this machine.
+    OSError
+        If the file cannot be read.
+
+    Examples
+    --------
+    >>> import json, pathlib, tempfile
+    >>> scene = {"width": 1000, "height": 800, "padding": 0.25, "background": {"src": "maps/hall.webp"},
+    ...          "grid": {"type": 1, "size": 100, "distance": 5, "units": "ft"},
+    ...          "walls": [{"c": [800, 200, 800, 1000], "move": 20, "sight": 20}],
+    ...          "tokens": [{"name": "Orc", "x": 500, "y": 400, "width": 1, "height": 1, "disposition": -1}]}
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "hall.json"
+    >>> _ = path.write_text(json.dumps(scene))
+    >>> m = read_foundry(path)
+    >>> m.walls[0].start, m.info.pixels_per_square, m.info.offset, m.info.background
+    ((5.0, 0.0), 100.0, (300.0, 200.0), 'maps/hall.webp')
+    >>> [(t.name, t.x, t.y, sorted(t.tags)) for t in m.tokens]
+    [('Orc', 2, 2, ['hostile'])]
+    """
+    return foundry_map(read_json(as_path(path), str(path)), invisible_blocks_effect=invisible_blocks_effect)
+
+
+def foundry_map(src: JsonFile, *, invisible_blocks_effect: bool = True) -> BattleMap:
+    """The map of a parsed scene (see :func:`read_foundry`)."""
+    f, d = Fields(src.source), src.data
+    notes: list[str] = []
+    listed = f.items(d, "walls")
+    # v10+ nests the grid settings in "grid"; 0.7 to v9 keep the size there, the rest beside it.
+    if isinstance(f.raw(d, "grid"), dict):
+        fmt, g, at, keys = "foundry v10", d["grid"], "grid", ("size", "type", "distance", "units")
+    else:
+        fmt, g, at, keys = "foundry 0.7-v9", d, "", ("grid", "gridType", "gridDistance", "gridUnits")
+    size_key, type_key, distance_key, units_key = keys
+    size = f.number(g, size_key, at, positive=True)
+    grid_type = f.choice(g, type_key, at, (0, 1, 2, 3, 4, 5), default=1)
+    if grid_type > 1:
+        f.fail(f.name(at, type_key), f"is {grid_type}, a hex grid: aoegrid reads square grids only")
+    if grid_type == 0:
+        notes.append("gridless scene: read on a square grid of its grid size")
+    distance = f.number(g, distance_key, at, default=5, positive=True)
+    units = f.text(g, units_key, at, default="ft").strip()
+    if not units:
+        notes.append(f"no {f.name(at, units_key)}: read as ft")
+    units = _UNITS.get(units.lower() or "ft", units)
+    width = f.number(d, "width", positive=True)
+    height = f.number(d, "height", positive=True)
+    padding = f.number(d, "padding", default=0.25)
+    if not 0 <= padding <= 1:
+        f.fail("padding", f"must be between 0 and 1, got {show(padding)}")
+    grid = make_grid(f, "width and height", width / size, height / size, notes, square=distance, units=units)
+    # Foundry pads by whole grid squares, so walls drawn on grid lines stay on them.
+    shift = (math.ceil(width * padding / size), math.ceil(height * padding / size))
+
+    walls: list[Wall] = []
+    zero = limited = proximity = inert = 0
+    for i in range(len(listed)):
+        at = f.name("walls", i)
+        w = f.mapping(listed, i, "walls")
+        c = f.items(w, "c", at)
+        if len(c) != 4:
+            f.fail(f.name(at, "c"), f"must be 4 numbers [x0, y0, x1, y1], got {len(c)}")
+        x0, y0, x1, y1 = (f.number(c, j, f.name(at, "c")) for j in range(4))
+        a = f.on_grid(f.name(at, "c"), (x0 / size - shift[0], y0 / size - shift[1]))
+        b = f.on_grid(f.name(at, "c"), (x1 / size - shift[0], y1 / size - shift[1]))
+        if a == b:
+            zero += 1
+            continue
+        sight = _SIGHT_LEVELS[f.choice(w, "sight" if "sight" in w else "sense", at, tuple(_SIGHT_LEVELS), 20)]
+        move = f.choice(w, "move", at, _MOVE_LEVELS, 20) > 0
+        door = f.choice(w, "door", at, (0, 1, 2), 0)
+        state = f.choice(w, "ds", at, (0, 1, 2), 0)
+        one_way = (None, "left", "right")[f.choice(w, "dir", at, (0, 1, 2), 0)]
+        proximity += sight == _PROXIMITY
+        sees_through = sight in (_NONE, _LIMITED)
+        if door:
+            limited += sight == _LIMITED
+            kind = WallKind.WINDOW if sees_through else WallKind.DOOR
+            walls.append(Wall(a, b, kind=kind, open=state == 1, one_way=one_way))
+            continue
+        blocks = set()
+        if move:
+            blocks.add(Channel.MOVEMENT)
+            if sight != _NONE or invisible_blocks_effect:
+                blocks.add(Channel.EFFECT)
+        if not sees_through:
+            blocks.add(Channel.SIGHT)
+        if not blocks:  # e.g. an ethereal terrain wall: nothing aoegrid tracks
+            inert += 1
+            continue
+        limited += sight == _LIMITED
+        walls.append(Wall(a, b, blocks=frozenset(blocks), one_way=one_way))
+    notes += count_note(zero, "dropped {n} zero-length wall{s}")
+    notes += count_note(limited, "{n} limited (terrain) wall{s} read as not blocking sight (Foundry blocks "
+                                  "sight only from the second limited wall a line crosses)")
+    notes += count_note(proximity, "{n} proximity wall{s} read as normal walls")
+    notes += count_note(inert, "dropped {n} wall{s} blocking neither movement nor sight")
+    tokens = _tokens(d, grid, size, shift, notes)
+    background = _background(d, fmt, notes)
+    for key in ("lights", "templates"):
+        if isinstance(d.get(key), list):
+            notes += count_note(len(d[key]), f"skipped {{n}} {key[:-1]}{{s}} (not read)")
+    offset = (shift[0] * size, shift[1] * size)
+    info = MapInfo(src.source, fmt, size, offset, (), tuple(notes), background)
+    return BattleMap(grid, walls, tokens, info=info)
+
+
+#: Foundry's token dispositions (``CONST.TOKEN_DISPOSITIONS``) as tags.
+DISPOSITIONS = {-1: "hostile", 0: "neutral", 1: "friendly"}
+
+
+def _tokens(d: dict[str, Any], grid: Grid, size: float, shift: tuple[int, int], notes: list[str]) -> list[Token]:
+    """The scene's tokens on the grid; an odd token gives a note, never an error.
+
+    Tokens are what a bot reads most and what scene editors leave most
+    varied (modules add fields, imports drop some), so a token that cannot
+    be placed is skipped with a note rather than refusing the whole scene.
+    """
+    listed = d.get("tokens", [])
+    if not isinstance(listed, list):
+        notes.append(f"tokens must be a list, got {show(listed)} ({kind_of(listed)}): no tokens read")
+        return []
+    out = []
+    for i, t in enumerate(listed):
+        at = f"tokens[{i}]"
+        if not isinstance(t, dict):
+            notes.append(f"{at} must be an object, got {show(t)} ({kind_of(t)}): skipped")
+            continue
+        name = t.get("name")
+        if isinstance(name, str) and name.strip():
+            at = f"{at} ({name!r})"
+        else:
+            notes.append(f"{at} has no name: read without one")
+            name = None
+        x, y = _token_number(t, "x", at, None, notes), _token_number(t, "y", at, None, notes)
+        if x is None or y is None:
+            notes.append(f"{at} has no usable x and y: skipped")
+            continue
+        gx, gy = x / size - shift[0], y / size - shift[1]
+        sx, sy = round(gx), round(gy)
+        if abs(gx - sx) > TOL or abs(gy - sy) > TOL:
+            notes.append(f"{at} at {gx:g}, {gy:g} squares is not on a square: put on square ({sx}, {sy})")
+        width = _token_number(t, "width", at, 1.0, notes, positive=True) or 1.0
+        height = _token_number(t, "height", at, 1.0, notes, positive=True) or 1.0
+        w, h = max(1, round(width)), max(1, round(height))
+        if abs(width - w) > TOL or abs(height - h) > TOL:
+            notes.append(f"{at} is {width:g} x {height:g} squares: read as {w} x {h} (spaces are whole squares)")
+        if sx < 0 or sy < 0 or sx + w > grid.width or sy + h > grid.height:
+            notes.append(f"{at} at square ({sx}, {sy}) is not wholly on the {grid.width} x {grid.height} map: skipped")
+            continue
+        elevation = _token_number(t, "elevation", at, 0.0, notes) or 0.0
+        tags: frozenset[str] = frozenset()
+        disposition = t.get("disposition")
+        if disposition in DISPOSITIONS and not isinstance(disposition, bool):
+            tags = frozenset({DISPOSITIONS[disposition]})
+        elif "disposition" in t:
+            notes.append(f"{at} disposition must be -1, 0 or 1, got {show(disposition)}: no disposition tag")
+        out.append(Token(sx, sy, size=w if w == h else (w, h), name=name, elevation=elevation, tags=tags))
+    return out
+
+
+def _token_number(
+    t: dict[str, Any], key: str, at: str, default: float | None, notes: list[str], *, positive: bool = False
+) -> float | None:
+    """A token's finite number, or ``default`` with a note when it is missing or not one."""
+    if key not in t:
+        if default is None:
+            notes.append(f"{at} has no {key}")
+        return default
+    value = t[key]
+    number = None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        try:
+            number = float(value)
+        except OverflowError:  # an integer past the float range
+            number = None
+    if number is None or not math.isfinite(number) or (positive and number <= 0):
+        wanted = "a positive number" if positive else "a finite number"
+        fallback = "" if default is None else f": read as {default:g}"
+        notes.append(f"{at} {key} must be {wanted}, got {show(value)}{fallback}")
+        return default
+    return number
+
+
+def _background(d: dict[str, Any], fmt: str, notes: list[str]) -> str | None:
+    """The background image's path: ``background.src`` (v10+) or ``img`` (0.7 to v9)."""
+    if fmt == "foundry v10":
+        holder, key, name = d.get("background"), "src", "background.src"
+        if holder is None:
+            return None
+        if not isinstance(holder, dict):
+            notes.append(f"background must be an object, got {show(holder)} ({kind_of(holder)}): no background read")
+            return None
+    else:
+        holder, key, name = d, "img", "img"
+    value = holder.get(key)
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        notes.append(f"{name} must be a path, got {show(value)} ({kind_of(value)}): no background read")
+        return None
+    return value
+
+
+def add_templates(
+    scene: str | os.PathLike[str], templates: Iterable[dict[str, Any]], out: str | os.PathLike[str], *,
+    overwrite: bool = False,
+) -> Path:
+    """Write a copy of a Foundry scene file with ``MeasuredTemplate`` documents added.
+
+    Parameters
+    ----------
+    scene : str or path-like
+        An exported scene (any layout :func:`read_foundry` reads); it is not
+        changed.
+    templates : iterable of dict
+        Template documents, e.g. from :func:`aoegrid.export.foundry_template`,
+        appended to the scene's ``templates`` list.
+    out : str or path-like
+        The file to write (UTF-8 JSON).
+    overwrite : bool
+        Whether an existing ``out`` may be replaced.
+
+    Returns
+    -------
+    Path
+        ``out``.
+
+    Raises
+    ------
+    MapFileError
+        If ``scene`` is not JSON, has no ``walls`` list, or its
+        ``templates`` is not a list, or ``out`` exists and ``overwrite`` is
+        false.
+    InvalidValueError
+        A template that is not an object with ``t`` one of
+        :data:`TEMPLATE_TYPES`.
+
+    Examples
+    --------
+    >>> import json, pathlib, tempfile
+    >>> import aoegrid as ag
+    >>> from aoegrid.export import foundry_template
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> scene = {"width": 1000, "height": 800, "padding": 0.25, "walls": [],
+    ...          "grid": {"type": 1, "size": 100, "distance": 5, "units": "ft"}}
+    >>> _ = (folder / "hall.json").write_text(json.dumps(scene))
+    >>> m = read_foundry(folder / "hall.json")
+    >>> t = foundry_template(ag.area(ag.Sphere(10), at=(4, 4), on=m))
+    >>> out = add_templates(folder / "hall.json", [t], folder / "hall-fireball.json")
+    >>> [(t["t"], t["x"], t["y"], t["distance"]) for t in json.loads(out.read_text())["templates"]]
+    [('circle', 700, 600, 10.0)]
+    """
+    path = _local_file(scene, "scene")
+    src = read_json(path, str(path), lazy=None)  # the whole scene, to write it back
+    Fields(str(path)).items(src.data, "walls")  # a scene has a walls list
+    docs = []
+    for i, t in enumerate(templates):
+        if not isinstance(t, dict) or t.get("t") not in TEMPLATE_TYPES:
+            raise InvalidValueError(
+                f"templates[{i}] must be a MeasuredTemplate document with t one of "
+                f"{', '.join(TEMPLATE_TYPES)}, got {show(t)}"
+            )
+        docs.append(t)
+    listed = src.data.get("templates", [])
+    if not isinstance(listed, list):
+        raise MapFileError(f"{path}: templates must be a list, got {show(listed)} ({kind_of(listed)})")
+    data = {**src.data, "templates": [*listed, *docs]}
+    target = _local_file(out, "out")
+    try:
+        with target.open("w" if overwrite else "x", encoding="utf-8") as fh:
+            json.dump(data, fh)
+    except FileExistsError:
+        raise MapFileError(f"{target}: exists; pass overwrite=True to replace it") from None
+    return target
+
+
+def _local_file(path: object, what: str) -> Path:
+    """``path`` as a file on disk (not a packaged resource)."""
+    out = as_path(path)
+    if not isinstance(out, Path):
+        raise InvalidTypeError(f"{what} must be a file path (a string or a path), got {show(path)}")
+    return out

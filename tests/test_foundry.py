@@ -1,0 +1,157 @@
+"""Foundry VTT scenes (aoegrid.io.foundry): tokens, background image, templates written back and read.
+
+Walls and grid layouts are in tests/test_io.py with the other readers.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+import aoegrid as ag
+from aoegrid.export import foundry_template
+from aoegrid.io import MapFileError, add_templates, read_foundry
+
+
+def scene(**fields):
+    """A v10 scene of 10 x 8 squares of 100 px; padding 0.25 puts square (0, 0) at pixel (300, 200)."""
+    return {"name": "test", "width": 1000, "height": 800, "padding": 0.25,
+            "grid": {"type": 1, "size": 100, "distance": 5, "units": "ft"},
+            "background": {"src": "worlds/test/maps/hall.webp", "offsetX": 0, "offsetY": 0},
+            "walls": [{"c": [800, 200, 800, 1000], "move": 20, "sight": 20}], **fields}
+
+
+def token(name, sx, sy, **fields):
+    """A v10 token whose top-left square is (sx, sy), unless ``fields`` say otherwise."""
+    return {"name": name, "x": 300 + sx * 100, "y": 200 + sy * 100, "width": 1, "height": 1, "elevation": 0,
+            "disposition": -1, "texture": {"src": "tokens/orc.webp"}, "hidden": False, **fields}
+
+
+def write(path: Path, data: dict) -> Path:
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_tokens_and_background_read_from_a_v10_scene(tmp_path):
+    tokens = [
+        token("Orc", 2, 3),
+        token("Ogre", 5, 5, width=2, height=2, disposition=-1, elevation=10),
+        token("Paladin", 1, 1, disposition=1),
+        token("Merchant", 0, 6, disposition=0),
+        token("Cart", 7, 0, width=2, height=1, disposition=0),
+    ]
+    m = read_foundry(write(tmp_path / "hall.json", scene(tokens=tokens)))
+    got = [(t.name, t.x, t.y, t.footprint, t.elevation, sorted(t.tags)) for t in m.tokens]
+    assert got == [
+        ("Orc", 2, 3, (1, 1), 0.0, ["hostile"]),
+        ("Ogre", 5, 5, (2, 2), 10.0, ["hostile"]),
+        ("Paladin", 1, 1, (1, 1), 0.0, ["friendly"]),
+        ("Merchant", 0, 6, (1, 1), 0.0, ["neutral"]),
+        ("Cart", 7, 0, (2, 1), 0.0, ["neutral"]),
+    ]
+    assert m.info.background == "worlds/test/maps/hall.webp"
+    assert m.info.notes == ()
+    assert not m.info.has_image and m.info.image() is None  # Foundry keeps its image beside the scene
+    # Tokens are creatures like any other: the burst finds the hostile ones.
+    burst = ag.area(ag.Sphere(15), at=(3, 4), on=m)
+    assert [r.token.name for r in burst.tokens(tags={"hostile"})] == ["Orc"]
+
+
+def test_tokens_and_image_read_from_a_07_scene(tmp_path):
+    data = {"width": 500, "height": 400, "padding": 0.25, "grid": 50, "gridDistance": 5, "gridUnits": "ft",
+            "img": "maps/old.jpg", "walls": [],
+            "tokens": [{"name": "Goblin", "x": 150 + 2 * 50, "y": 100 + 50, "width": 1, "height": 1,
+                        "disposition": -1, "img": "tokens/goblin.png", "elevation": 5}]}
+    m = read_foundry(write(tmp_path / "old.json", data))
+    assert m.info.background == "maps/old.jpg"
+    assert [(t.name, t.x, t.y, t.elevation, sorted(t.tags)) for t in m.tokens] == [("Goblin", 2, 1, 5.0, ["hostile"])]
+    assert read_foundry(write(tmp_path / "none.json", {**data, "img": None})).info.background is None
+
+
+def test_odd_tokens_give_notes_not_failures(tmp_path):
+    tokens = [
+        {"x": 500, "y": 400},  # no name (and no disposition: no tag, no note)
+        token("Loose", 1, 1, x=300 + 140, y=200 + 160),  # off its square
+        token("Sprite", 2, 2, width=0.5, height=0.5),  # tiny
+        token("Ghost", 3, 3, disposition=-2),  # v11's secret disposition
+        token("Nowhere", 0, 0, x=None),
+        token("Far", 0, 0, x=300 + 20 * 100),  # off the map
+        token("Odd", 4, 4, width="big", elevation=True),
+        "not a token",
+    ]
+    m = read_foundry(write(tmp_path / "odd.json", scene(tokens=tokens)))
+    assert [(t.name, t.x, t.y, t.footprint, sorted(t.tags)) for t in m.tokens] == [
+        (None, 2, 2, (1, 1), []),
+        ("Loose", 1, 2, (1, 1), ["hostile"]),
+        ("Sprite", 2, 2, (1, 1), ["hostile"]),
+        ("Ghost", 3, 3, (1, 1), []),
+        ("Odd", 4, 4, (1, 1), ["hostile"]),
+    ]
+    assert m.info.notes == (
+        "tokens[0] has no name: read without one",
+        "tokens[1] ('Loose') at 1.4, 1.6 squares is not on a square: put on square (1, 2)",
+        "tokens[2] ('Sprite') is 0.5 x 0.5 squares: read as 1 x 1 (spaces are whole squares)",
+        "tokens[3] ('Ghost') disposition must be -1, 0 or 1, got -2: no disposition tag",
+        'tokens[4] (\'Nowhere\') x must be a finite number, got null',
+        "tokens[4] ('Nowhere') has no usable x and y: skipped",
+        "tokens[5] ('Far') at square (20, 0) is not wholly on the 10 x 8 map: skipped",
+        "tokens[6] ('Odd') width must be a positive number, got \"big\": read as 1",
+        "tokens[6] ('Odd') elevation must be a finite number, got true: read as 0",
+        'tokens[7] must be an object, got "not a token" (a string): skipped',
+    )
+
+
+def test_odd_token_lists_and_backgrounds_give_notes(tmp_path):
+    m = read_foundry(write(tmp_path / "a.json", scene(tokens={"0": {}}, background="hall.webp")))
+    assert m.tokens == ()
+    assert m.info.notes == (
+        'tokens must be a list, got {"0": {}} (an object): no tokens read',
+        'background must be an object, got "hall.webp" (a string): no background read',
+    )
+    m = read_foundry(write(tmp_path / "b.json", scene(background={"src": 7})))
+    assert m.info.background is None and m.info.notes == ("background.src must be a path, got 7 (a number): no background read",)
+    assert read_foundry(write(tmp_path / "c.json", scene(background=None))).info.background is None
+
+
+def test_a_template_written_into_the_scene_reads_back_onto_the_area(tmp_path):
+    path = write(tmp_path / "hall.json", scene(tokens=[token("Orc", 6, 4)]))
+    m = read_foundry(path)
+    fireball = ag.area(ag.Sphere(10), at=(6, 4), on=m)
+    cone = ag.area(ag.Cone(15, "W"), at=(3, 3), on=m, rules="sw5e")
+    templates = [foundry_template(fireball), foundry_template(cone, fill_color="#3366ff")]
+    out = add_templates(path, templates, tmp_path / "hall-with-templates.json")
+    assert json.loads(path.read_text()) == scene(tokens=[token("Orc", 6, 4)])  # the original is untouched
+
+    back = read_foundry(out)
+    assert (back.info.pixels_per_square, back.info.offset) == (m.info.pixels_per_square, m.info.offset) == (100.0, (300.0, 200.0))
+    assert back.walls == m.walls and back.tokens == m.tokens and back.info.background == m.info.background
+    assert back.info.notes == ("skipped 2 templates (not read)",)
+    written = json.loads(out.read_text())["templates"]
+    size, (ox, oy) = back.info.pixels_per_square, back.info.offset
+    for t, a in zip(written, (fireball, cone)):
+        # The template's scene pixels map back to the area's origin on the map read back.
+        assert ((t["x"] - ox) / size, (t["y"] - oy) / size) == a.origin
+        assert t["flags"]["aoegrid"]["squares"] == [list(s) for s in a.squares]
+    assert [(t["t"], t["x"], t["y"], t["distance"], t["direction"]) for t in written] == [
+        ("circle", 900, 600, 10.0, 0.0), ("cone", 600, 500, 15.0, 180.0)]
+    # Rebuilt from the template on the map read back, the area is the same.
+    t = written[0]
+    again = ag.area(ag.Sphere(t["distance"]), at=((t["x"] - ox) / size, (t["y"] - oy) / size), on=back)
+    assert again.squares == fireball.squares
+
+
+def test_add_templates_refuses_to_overwrite_and_checks_what_it_writes(tmp_path):
+    path = write(tmp_path / "hall.json", scene())
+    t = foundry_template(ag.area(ag.Sphere(10), at=(4, 4), on=read_foundry(path)))
+    out = add_templates(path, [t], tmp_path / "out.json")
+    with pytest.raises(MapFileError, match=r"out\.json: exists; pass overwrite=True to replace it"):
+        add_templates(path, [t], out)
+    add_templates(out, [t], out, overwrite=True)
+    assert len(json.loads(out.read_text())["templates"]) == 2
+    with pytest.raises(ag.InvalidValueError, match=r"templates\[0\] must be a MeasuredTemplate document with t one of circle, cone, rect, ray"):
+        add_templates(path, [{"t": "hex"}], tmp_path / "bad.json")
+    with pytest.raises(MapFileError, match=r"notes\.json: walls is missing"):
+        add_templates(write(tmp_path / "notes.json", {"notes": []}), [t], tmp_path / "bad.json")
+    with pytest.raises(MapFileError, match=r"hall2\.json: templates must be a list, got 3 \(a number\)"):
+        add_templates(write(tmp_path / "hall2.json", scene(templates=3)), [t], tmp_path / "bad.json")
+    assert not (tmp_path / "bad.json").exists()

@@ -27,10 +27,10 @@ def test_export_areas_json_example(tmp_path):
     records = json.loads(out.read_text())
     assert [r["inputs"]["name"] for r in records] == ["fireball", "cold cone", "stinking cloud"]
     fireball = records[0]
-    assert fireball["count"] == len(fireball["squares"]) and fireball["shape"] == {"kind": "sphere", "radius": 20.0}
+    assert fireball["count"] == len(fireball["squares"]) and fireball["shape"] == {"shape": "sphere", "radius": 20.0, "units": None}
     # Through the open doorway (8, 6)-(8, 8) the fireball reaches the orc;
     # the wall keeps the rest of the east room out.
-    assert [t["name"] for t in fireball["tokens"]] == ["ally", "orc"]
+    assert [t["token"]["name"] for t in fireball["tokens"]] == ["ally", "orc"]
     assert sorted(s for s in fireball["squares"] if s[0] >= 8) == [[8, 5], [8, 6], [8, 7], [8, 8], [9, 6], [9, 7]]
     assert fireball["blocked"] == [[8, 4], [8, 9]]
 

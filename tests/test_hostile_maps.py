@@ -269,3 +269,74 @@ def test_hostile_walls_give_the_answers_of_the_clean_ones(case):
     unclipped = visibility(origin, *whole.near(frame), frame).fraction(Window(0, 0, grid.width, grid.height))
     np.testing.assert_allclose(want[3], unclipped, atol=1e-9)
     assert math.isfinite(float(unclipped.sum()))
+
+
+# --- regions take settled walls as they are (issue 11: first queries) ---------------------
+
+
+@st.composite
+def lattice_maps(draw):
+    """Rooms on a lattice (walls meeting end to end, doorways), then hostile extras: copies,
+    collinear pieces overlapping, touching or a hair apart, T-junctions, crossings, one-way
+    copies, sight-only walls."""
+    cell = draw(st.sampled_from([3, 4, 5]))
+    walls = []
+    for i in range(0, 13, cell):
+        for j in range(0, 13, cell):
+            for horizontal in (True, False):
+                if draw(st.integers(0, 3)) == 0:
+                    continue  # a doorway
+                a, b = (float(j), float(j + cell)), (float(i), float(i))
+                walls.append(ag.Wall((a[0], b[0]), (a[1], b[1])) if horizontal else ag.Wall((b[0], a[0]), (b[1], a[1])))
+    extras = []
+    for _ in range(draw(st.integers(0, 4))):
+        w = draw(st.sampled_from(walls)) if walls else ag.Wall((1.0, 1.0), (4.0, 1.0))
+        (x0, y0), (x1, y1) = w.start, w.end
+        kind = draw(st.sampled_from(["copy", "piece", "hair", "tee", "cross", "one-way", "sight"]))
+        f = draw(st.sampled_from([0.25, 0.5, 0.75]))
+        mx, my = x0 + f * (x1 - x0), y0 + f * (y1 - y0)
+        if kind == "copy":
+            extras.append(ag.Wall(w.end, w.start))
+        elif kind == "piece":
+            extras.append(ag.Wall((mx, my), (x1 + (x1 - x0) / 2, y1 + (y1 - y0) / 2)))
+        elif kind == "hair":  # collinear, apart by less than rounding can tell from touching
+            extras.append(ag.Wall((x1 + (x1 - x0) * 1e-14, y1 + (y1 - y0) * 1e-14), (x1 + x1 - x0, y1 + y1 - y0)))
+        elif kind == "tee":
+            extras.append(ag.Wall((mx, my), (mx + (y1 - y0), my - (x1 - x0))))
+        elif kind == "cross":
+            extras.append(ag.Wall((mx - (y1 - y0) / 2, my + (x1 - x0) / 2), (mx + (y1 - y0) / 2, my - (x1 - x0) / 2)))
+        elif kind == "one-way":
+            extras.append(ag.Wall(w.start, w.end, one_way="left"))
+        else:
+            extras.append(ag.Wall(w.start, w.end, blocks={"sight"}))
+    return draw(st.permutations(walls + extras))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(walls=lattice_maps(), frames=st.lists(st.tuples(*[st.integers(-1, 13)] * 4), min_size=1, max_size=4),
+       tile=st.sampled_from([1, 2, 3, 32]))
+def test_a_region_of_a_tidy_map_takes_its_settled_walls_as_they_are(walls, frames, tile):
+    """Regions prepared in any order give the whole map's walls there, to the bit."""
+    grid = ag.Grid(12, 12)
+    m, whole = ag.BattleMap(grid, walls=walls), ag.BattleMap(grid, walls=walls)
+    m._prepared.walls.TILE = tile
+    for x0, y0, x1, y1 in frames:
+        frame = (float(min(x0, x1)), float(min(y0, y1)), float(max(x0, x1)), float(max(y0, y1)))
+        for channel in ("effect", "sight"):
+            got = m.walls_near(channel, frame).near(frame)
+            want = whole.wallset(channel).near(frame)
+            assert sorted(zip(map(tuple, got[0].tolist()), got[1].tolist())) == sorted(
+                zip(map(tuple, want[0].tolist()), want[1].tolist())
+            )
+
+
+def test_walls_meeting_end_to_end_are_settled_and_those_a_hair_apart_are_not():
+    walls = [ag.Wall((0, 5), (4, 5)), ag.Wall((4, 5), (9, 5)), ag.Wall((4, 0), (4, 5))]  # an L and a T-free corner
+    hair = [ag.Wall((0, 8), (4, 8)), ag.Wall((4 + 1e-13, 8), (9, 8))]
+    m = ag.BattleMap(ag.Grid(12, 12), walls=walls + hair)
+    prepared = m._prepared.walls
+    m.walls_near("effect", (0, 0, 12, 12))
+    assert prepared.settled.tolist() == [1, 1, 1, 0, 0]
+    tee = ag.BattleMap(ag.Grid(12, 12), walls=[*walls, ag.Wall((2, 5), (2, 9))])
+    tee.walls_near("effect", (0, 0, 12, 12))
+    assert tee._prepared.walls.settled.tolist() == [0, 1, 1, 0]  # (2, 5) is inside the first wall

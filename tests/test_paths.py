@@ -124,3 +124,50 @@ def test_limit_leaves_farther_squares_unreached():
     start[0, 0] = 0.5
     got = path_distance(Window(0, 0, 6, 1), start, np.zeros((1, 6), np.int8), None, Diagonals.EQUIDISTANT, 2.5)
     assert got.tolist() == [[0.5, 1.5, 2.5, math.inf, math.inf, math.inf]]
+
+
+# --- step masks built by block (issue 11: first queries) -------------------------------
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    ends=st.lists(st.tuples(*[st.integers(-6, 46).map(lambda v: v / 2)] * 4), min_size=1, max_size=25),
+    ways=st.lists(st.sampled_from([0, 0, 1, -1]), min_size=25, max_size=25),
+    windows=st.lists(st.tuples(st.integers(-3, 20), st.integers(-3, 16), st.integers(1, 12), st.integers(1, 12)),
+                     min_size=1, max_size=6),
+)
+def test_step_masks_by_block_match_one_tile_at_a_time(ends, ways, windows):
+    """Blocks of tiles, scanned or indexed, give each tile's bits as a lone tile's build does."""
+    from aoegrid import spread
+    from aoegrid._paths import step_bits
+    from aoegrid.regions import EPS
+    from aoegrid.walls import clip
+
+    segs = np.array(ends, dtype=np.float64)
+    one_way = np.array(ways[: len(segs)], dtype=np.int8)
+    width, height = 19, 15
+    masks = spread.StepMasks(width, height, segs, one_way)
+    masks.TILE = 4
+    real = (segs[:, 0] != segs[:, 2]) | (segs[:, 1] != segs[:, 3])
+    pieces, which, _ = clip(segs[real], (-1.0, -1.0, width + 1.0, height + 1.0))
+    piece_ways = one_way[real][which]
+    for x, y, w, h in windows:  # past spread._SCANS windows the walls are indexed
+        got = masks.window(Window(x, y, w, h))
+        want = np.zeros((h, w), dtype=np.uint8)
+        for ty in range(max(y, 0) // 4, (min(y + h, height) - 1) // 4 + 1):
+            for tx in range(max(x, 0) // 4, (min(x + w, width) - 1) // 4 + 1):
+                tile = step_bits(pieces, piece_ways, tx * 4, ty * 4, 4, 4, width, height, EPS)
+                for sy in range(max(ty * 4, y), min(ty * 4 + 4, y + h, height)):
+                    for sx in range(max(tx * 4, x), min(tx * 4 + 4, x + w, width)):
+                        want[sy - y, sx - x] = tile[sy - ty * 4, sx - tx * 4]
+        assert np.array_equal(got, want)
+
+
+def test_a_first_window_builds_its_missing_tiles_in_one_block():
+    from aoegrid.spread import StepMasks
+
+    masks = StepMasks(100, 100, np.array([[50.0, 0.0, 50.0, 100.0]]), np.zeros(1, np.int8))
+    bits = masks.window(Window(40, 40, 30, 30))
+    assert sorted(masks._tiles) == [(1, 1), (1, 2), (2, 1), (2, 2)]
+    assert masks._index is None  # one scan of the walls, no index yet
+    assert bits[0, 9] == 0b01010001 and bits[0, 10] == 0b10100010  # east of x = 49, west of x = 50

@@ -164,8 +164,8 @@ def _near_segment(px, py, ax, ay, bx, by, eps):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def step_bits(segs, ways, x0, y0, size, width, height, eps):  # type: ignore[no-untyped-def]
-    """The steps each wall bars out of the squares of a tile, as bits.
+def step_bits(segs, ways, x0, y0, w, h, width, height, eps):  # type: ignore[no-untyped-def]
+    """The steps each wall bars out of the squares of a block, as bits.
 
     Parameters
     ----------
@@ -173,8 +173,8 @@ def step_bits(segs, ways, x0, y0, size, width, height, eps):  # type: ignore[no-
         Walls ``[x0, y0, x1, y1]`` (clipped near the map).
     ways : (n,) int8
         0 two-way; +1 (-1) bars only steps starting on its right (left).
-    x0, y0, size : int
-        The tile: squares ``x0 <= x < x0 + size``, likewise y.
+    x0, y0, w, h : int
+        The block: squares ``x0 <= x < x0 + w``, ``y0 <= y < y0 + h``.
     width, height : int
         The grid's size: squares beyond it are left clear.
     eps : float
@@ -182,14 +182,17 @@ def step_bits(segs, ways, x0, y0, size, width, height, eps):  # type: ignore[no-
 
     Returns
     -------
-    (size, size) uint8
+    (h, w) uint8
         Bit ``k`` set where step ``k`` (:data:`STEP_DX`, :data:`STEP_DY`) is barred.
     """
-    out = np.zeros((size, size), dtype=np.uint8)
-    xe = min(x0 + size, width)
-    ye = min(y0 + size, height)
+    out = np.zeros((h, w), dtype=np.uint8)
+    xe = min(x0 + w, width)
+    ye = min(y0 + h, height)
     for i in range(segs.shape[0]):
         ax, ay, bx, by = segs[i, 0], segs[i, 1], segs[i, 2], segs[i, 3]
+        # The wall's box, widened past eps (and rounding): a step missing it misses the wall.
+        lx, hx = min(ax, bx) - 2 * eps, max(ax, bx) + 2 * eps
+        ly, hy = min(ay, by) - 2 * eps, max(ay, by) + 2 * eps
         # A barred step starts within one square of the wall's box.
         sx0 = max(math.floor(min(ax, bx)) - 1, x0)
         sx1 = min(math.floor(max(ax, bx)) + 1, xe - 1)
@@ -206,6 +209,8 @@ def step_bits(segs, ways, x0, y0, size, width, height, eps):  # type: ignore[no-
                 for k in range(8):
                     qx = px + STEP_DX[k]
                     qy = py + STEP_DY[k]
+                    if min(px, qx) > hx or max(px, qx) < lx or min(py, qy) > hy or max(py, qy) < ly:
+                        continue
                     d1 = (qx - px) * (ay - py) - (qy - py) * (ax - px)
                     d2 = (qx - px) * (by - py) - (qy - py) * (bx - px)
                     d3 = (bx - ax) * (py - ay) - (by - ay) * (px - ax)

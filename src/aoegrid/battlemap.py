@@ -29,8 +29,10 @@ from aoegrid.walls import (
     Wall,
     WallKind,
     WallSet,
+    _alone,
     _merge,
     _node,
+    _quiet,
     clip,
     line_keys,
     meets,
@@ -344,9 +346,14 @@ class _Walls:
 
     Each wall is clipped as :func:`~aoegrid.walls.tidy` clips it, and filed
     with the walls it could merge with (its line's keys, or its exact copies
-    for one-way walls). A region's walls are then merged and split exactly as
+    for one-way walls). Most of a tidy map's walls are *settled*: they
+    overlap no collinear wall (:func:`~aoegrid.walls._alone`, for all walls
+    at once) and meet the walls their boxes meet only end to end
+    (:func:`~aoegrid.walls._quiet`, worked out for a region's walls as it is
+    first prepared), so merging and splitting leave them as they are, and a
+    region takes them so. The rest are merged and split exactly as
     :meth:`WallSet.build <aoegrid.walls.WallSet.build>` does for the whole
-    map: the merge takes every wall of the lines it touches (in the order
+    map: the merge takes every wall of the lines they lie on (in the order
     given), and the split takes every merged wall that can cross one in the
     region, so what lies in the region comes out the same to the bit. The
     cost is one pass over the walls (vectorised) and, per region, what lies
@@ -381,16 +388,8 @@ class _Walls:
         code = np.array(kinds, dtype=np.int64).reshape(-1, 2)
         ways, bits = code[:, 0].astype(np.int8), code[:, 1].astype(np.uint8)
         # tidy's steps, wall by wall: zero-length dropped, clipped, dropped when off the map.
-        real = (rows[:, 0] != rows[:, 2]) | (rows[:, 1] != rows[:, 3])
         rect = (-MARGIN, -MARGIN, width + MARGIN, height + MARGIN)
-        # Walls wholly inside need no clipping (clip keeps them bit for bit).
-        inside = real & (np.minimum(rows[:, 0], rows[:, 2]) >= rect[0]) & (np.maximum(rows[:, 0], rows[:, 2]) <= rect[2])
-        inside &= (np.minimum(rows[:, 1], rows[:, 3]) >= rect[1]) & (np.maximum(rows[:, 1], rows[:, 3]) <= rect[3])
-        cut = np.flatnonzero(real & ~inside)
-        clipped, which, _ = clip(rows[cut], rect)
-        kept = np.sort(np.concatenate([np.flatnonzero(inside), cut[which]]))
-        pieces = rows[kept]
-        pieces[np.isin(kept, cut[which])] = clipped
+        pieces, kept, _ = clip(rows, rect)
         on_map = meets(pieces, (0.0, 0.0, float(width), float(height)))
         keep = kept[on_map]
         self.rows, self.ways, self.bits = pieces[on_map], ways[keep], bits[keep]
@@ -399,8 +398,10 @@ class _Walls:
         # their exact coordinates and way.
         two = self.ways == 0
         s = self.rows
-        swap = (s[:, 0] > s[:, 2]) | ((s[:, 0] == s[:, 2]) & (s[:, 1] > s[:, 3]))
-        line_a, line_c, _, _ = line_keys(np.where(swap[:, None], s[:, [2, 3, 0, 1]], s), self.scale)
+        swap = two & ((s[:, 0] > s[:, 2]) | ((s[:, 0] == s[:, 2]) & (s[:, 1] > s[:, 3])))
+        #: Each wall as merging leaves a wall that merges with none (two-way ones lower end first).
+        self.form = np.where(swap[:, None], s[:, [2, 3, 0, 1]], s)
+        line_a, line_c, ux, uy = line_keys(self.form, self.scale)
         keys = [np.where(two, line_a, 0), np.where(two, line_c, 0)]
         keys += [np.where(two, 0.0, s[:, k]) for k in range(4)] + [np.where(two, 0, self.ways), two]
         order = np.lexsort(keys[::-1])
@@ -411,6 +412,11 @@ class _Walls:
         # Members of each group in the order given (lexsort is stable).
         self.members = order
         self.group_start = np.r_[np.flatnonzero(new), len(order)]
+        self.alone = _alone(self.form, self.ways, self.group, self.members, (ux, uy), self.scale)
+        #: Per wall: 1 when merging and splitting leave it as it is wherever
+        #: it is prepared (most of a tidy map's walls), 0 when not, -1 not yet
+        #: known (worked out for the walls of a region as it is prepared).
+        self.settled = np.where(self.alone, -1, 0).astype(np.int8)
         self._regions: dict[tuple[Channel, tuple[float, ...]], WallSet] = {}
 
     def blocking(self, channel: Channel) -> NDArray[np.bool_]:
@@ -430,30 +436,57 @@ class _Walls:
         return self._regions[key]
 
     def _prepare(self, channel: Channel, rect: tuple[float, float, float, float]) -> WallSet:
-        merged, ways = self._merged(channel, rect)
+        found = self.index.query(rect)
+        found = found[(self.bits[found] & _BITS[channel]) != 0]
+        self._settle(found)
+        # Settled walls are taken as they are; the rest are merged with the
+        # rest of their lines and split with every wall that can cross them.
+        settled = found[self.settled[found] == 1]
+        merged, ways = self._merged(channel, rect, found)
+        segs, seg_ways = merged, ways
         if len(merged):
             # Every merged wall crossing one in the region meets the box of those.
             lo, hi = np.minimum(merged[:, :2], merged[:, 2:]).min(axis=0), np.maximum(merged[:, :2], merged[:, 2:]).max(axis=0)
-            segs, seg_ways = _node(*self._merged(channel, (lo[0], lo[1], hi[0], hi[1])))
+            box = (lo[0], lo[1], hi[0], hi[1])
+            segs, seg_ways = _node(*self._merged(channel, box, self.index.query(box)))
             inside = _meeting(segs, rect)
             segs, seg_ways = segs[inside], seg_ways[inside]
-            order = np.lexsort((seg_ways, *segs.T[::-1]))
-            segs, seg_ways = segs[order], seg_ways[order]
-        else:
-            segs, seg_ways = merged, ways
+        segs, seg_ways = np.vstack([self.form[settled], segs]), np.concatenate([self.ways[settled], seg_ways])
+        order = np.lexsort((seg_ways, *segs.T[::-1]))
+        segs, seg_ways = segs[order], seg_ways[order]
         lines = shapely.linestrings(segs.reshape(-1, 2, 2)) if len(segs) else np.empty(0, dtype=object)
-        return WallSet(segs, seg_ways, shapely.STRtree(lines), merged, ways)
+        unsplit = np.vstack([self.form[settled], merged]), np.concatenate([self.ways[settled], ways])
+        return WallSet(segs, seg_ways, shapely.STRtree(lines), *unsplit)
 
-    def _merged(self, channel: Channel, box: tuple[float, float, float, float]) -> tuple[Any, Any]:
-        """The merged walls blocking ``channel`` whose boxes meet ``box``, and their ways."""
+    def _settle(self, walls: NDArray[np.intp]) -> None:
+        """Work out :attr:`settled` for ``walls``: each against every wall its box meets."""
+        ask = walls[self.settled[walls] == -1]
+        if ask.size:
+            left, right = self.index.pairs(ask)
+            loud = np.zeros(len(self.settled), dtype=bool)
+            loud[left[~_quiet(self.form, self.alone, left, right)]] = True
+            self.settled[ask] = ~loud[ask]
+
+    def _merged(self, channel: Channel, box: tuple[float, float, float, float], found: NDArray[np.intp]) -> tuple[Any, Any]:
+        """The merged walls blocking ``channel`` whose boxes meet ``box`` (``found`` holds the walls
+        whose boxes do), and their ways, but the walls known to be settled."""
         bit = _BITS[channel]
-        found = self.index.query(box)
-        groups = np.unique(self.group[found[(self.bits[found] & bit) != 0]])
+        found = found[((self.bits[found] & bit) != 0) & (self.settled[found] != 1)]
+        if not found.size:
+            return np.empty((0, 4)), np.empty(0, dtype=np.int8)
+        groups = np.unique(self.group[found])
         lo, count = self.group_start[groups], np.diff(self.group_start)[groups]
         at = np.repeat(lo - (np.cumsum(count) - count), count) + np.arange(int(count.sum()))
         members = np.sort(self.members[at])
         members = members[(self.bits[members] & bit) != 0]
+        # A whole line is merged, so every wall's run is as the whole map's;
+        # a settled wall's run is itself alone, and is taken as it is.
         segs, ways, _ = _merge(self.rows[members], self.ways[members], self.scale)
+        settled = members[self.settled[members] == 1]
+        if settled.size:
+            mine = {(*row, way) for row, way in zip(self.form[settled].tolist(), self.ways[settled].tolist())}
+            keep = np.array([(*row, way) not in mine for row, way in zip(segs.tolist(), ways.tolist())], dtype=bool)
+            segs, ways = segs[keep], ways[keep]
         near = _meeting(segs, box)
         return segs[near], ways[near]
 

@@ -25,6 +25,8 @@ from aoegrid.walls import MARGIN, clip
 
 FloatArray = NDArray[np.float64]
 
+#: Blocks of step masks built by scanning every wall before the walls are indexed.
+_SCANS = 3
 #: Step offsets (dx, dy), in the order of the bits of a blocked-steps mask
 #: (:data:`aoegrid._paths.STEP_DX`): orthogonal steps, then diagonal ones.
 _STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1))
@@ -62,13 +64,15 @@ class SegmentGrid:
         self.long = np.flatnonzero(inside & ~short)
         ids = np.flatnonzero(short)
         key = self._cell(b[ids, 0], 0) + self.nx * self._cell(b[ids, 1], 1)
-        order = np.argsort(key, kind="stable")
+        # Keys of 16 bits sort by radix, in linear time.
+        order = np.argsort(key.astype(np.uint16) if self.nx * self.ny <= 1 << 16 else key, kind="stable")
         self.ids = ids[order]
-        self.starts = np.searchsorted(key[order], np.arange(self.nx * self.ny + 1))
+        self.starts = np.r_[0, np.cumsum(np.bincount(key, minlength=self.nx * self.ny))]
 
     def _cell(self, v: FloatArray, axis: int) -> NDArray[np.intp]:
         top = self.nx if axis == 0 else self.ny
-        return np.clip(np.floor((v - self.origin[axis]) / self.cell), 0, top - 1).astype(np.intp)
+        # Clipped first, truncation is the floor.
+        return np.clip((v - self.origin[axis]) / self.cell, 0, top - 1).astype(np.intp)
 
     def query(self, bounds: tuple[float, float, float, float]) -> NDArray[np.intp]:
         """Indices, ascending, of the segments whose boxes meet ``bounds`` (closed)."""
@@ -86,19 +90,50 @@ class SegmentGrid:
         hit = (b[:, 0] <= x1) & (b[:, 2] >= x0) & (b[:, 1] <= y1) & (b[:, 3] >= y0)
         return np.sort(found[hit])
 
+    def pairs(self, which: NDArray[np.intp]) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+        """The pairs ``(i, j)``, ``i`` in ``which``, ``j != i``, of segments whose boxes meet (closed).
+
+        ``which`` are segments found by :meth:`query`. One filed in a cell
+        is paired with those filed in the cells around it and the long ones,
+        at once for all of ``which``; a long one is looked up on its own.
+        """
+        b = self.boxes
+        filed = (b[which, 2] - b[which, 0] <= self.cell) & (b[which, 3] - b[which, 1] <= self.cell)
+        short = which[filed]
+        # As query() looks, for every short segment at once: up to three rows of cells.
+        cx, cy = self._cell(b[short][:, [0, 2]], 0), self._cell(b[short][:, [1, 3]], 1)
+        cx0, cy0 = np.maximum(cx[:, 0] - 1, 0), np.maximum(cy[:, 0] - 1, 0)
+        rows = cy0[:, None] + np.arange(3)
+        on = rows <= cy[:, 1:]
+        lo = self.starts[np.where(on, rows * self.nx + cx0[:, None], 0)]
+        count = np.where(on, self.starts[np.where(on, rows * self.nx + cx[:, 1:] + 1, 0)] - lo, 0).ravel()
+        lefts = [np.repeat(short, count.reshape(-1, 3).sum(axis=1))]
+        rights = [self.ids[np.repeat(lo.ravel() - (np.cumsum(count) - count), count) + np.arange(int(count.sum()))]]
+        lefts.append(np.repeat(short, self.long.size))
+        rights.append(np.tile(self.long, short.size))
+        for i in which[~filed]:
+            found = self.query(tuple(b[i]))
+            lefts.append(np.full(found.size, i))
+            rights.append(found)
+        left, right = np.concatenate(lefts), np.concatenate(rights)
+        p, q = b[left], b[right]
+        meet = (p[:, 0] <= q[:, 2]) & (q[:, 0] <= p[:, 2]) & (p[:, 1] <= q[:, 3]) & (q[:, 1] <= p[:, 3]) & (left != right)
+        return left[meet], right[meet]
+
 
 class StepMasks:
     """Which steps out of each square of a grid a wall blocks, built as windows ask.
 
     The grid is cut into tiles of :attr:`TILE` squares a side, each built on
     first use and kept: the first spread on a huge map costs what its window
-    costs. In a tile, only the squares within one square of a wall's box are
-    tested (a step runs between square centres, so a wall meeting it passes
-    through one of the up to four squares it spans), each against the eight
-    steps out of it, in compiled code (:func:`aoegrid._paths.step_bits`). A
-    one-way wall blocks only steps that start on its blocking side. The walls need no merging or splitting (a step meets
-    their union either way): each is only clipped, as :func:`aoegrid.walls.tidy`
-    clips it, when a tile near it is built.
+    costs. The tiles a window lacks are built together, in one block: only
+    the squares within one square of a wall's box are tested (a step runs
+    between square centres, so a wall meeting it passes through one of the
+    up to four squares it spans), each against the eight steps out of it, in
+    compiled code (:func:`aoegrid._paths.step_bits`). A one-way wall blocks
+    only steps that start on its blocking side. The walls need no merging or
+    splitting (a step meets their union either way): each is only clipped,
+    as :func:`aoegrid.walls.tidy` clips it, when a tile near it is built.
 
     Parameters
     ----------
@@ -122,11 +157,11 @@ class StepMasks:
         one_way: NDArray[np.int8],
     ) -> None:
         self.width, self.height = width, height
-        segs = np.asarray(segs, dtype=np.float64).reshape(-1, 4)
-        real = (segs[:, 0] != segs[:, 2]) | (segs[:, 1] != segs[:, 3])
-        self.segs = segs[real]
-        self.one_way = np.asarray(one_way, dtype=np.int8)[real]
+        # Kept as given: a block's walls are filtered and clipped as it is built.
+        self.segs = np.asarray(segs, dtype=np.float64).reshape(-1, 4)
+        self.one_way = np.asarray(one_way, dtype=np.int8)
         self._index: SegmentGrid | None = None
+        self._scans = 0
         self._tiles: dict[tuple[int, int], NDArray[np.uint8]] = {}
 
     def window(self, window: Window) -> NDArray[np.uint8]:
@@ -134,9 +169,14 @@ class StepMasks:
         h, w = window.shape
         out = np.zeros((h, w), dtype=np.uint8)
         t = self.TILE
-        for ty in range(max(window.y0, 0) // t, (min(window.y0 + h, self.height) - 1) // t + 1):
-            for tx in range(max(window.x0, 0) // t, (min(window.x0 + w, self.width) - 1) // t + 1):
-                tile = self._tile(tx, ty)
+        tys = range(max(window.y0, 0) // t, (min(window.y0 + h, self.height) - 1) // t + 1)
+        txs = range(max(window.x0, 0) // t, (min(window.x0 + w, self.width) - 1) // t + 1)
+        missing = [(tx, ty) for ty in tys for tx in txs if (tx, ty) not in self._tiles]
+        if missing:
+            self._build(missing)
+        for ty in tys:
+            for tx in txs:
+                tile = self._tiles[(tx, ty)]
                 # The overlap of the tile and the window, in grid squares.
                 x0, x1 = max(tx * t, window.x0), min((tx + 1) * t, window.x0 + w, self.width)
                 y0, y1 = max(ty * t, window.y0), min((ty + 1) * t, window.y0 + h, self.height)
@@ -145,23 +185,36 @@ class StepMasks:
                 ]
         return out
 
-    def _tile(self, tx: int, ty: int) -> NDArray[np.uint8]:
-        """The blocked steps out of the squares of tile (tx, ty), built once."""
-        if (tx, ty) not in self._tiles:
-            from aoegrid._paths import step_bits
+    def _build(self, tiles: list[tuple[int, int]]) -> None:
+        """Build ``tiles`` (and any others in the block they span: the same bits) in one pass."""
+        from aoegrid._paths import step_bits
 
-            t = self.TILE
-            x0, y0 = tx * t, ty * t
-            # A step out of a square of the tile stays within one square of it.
-            near = self._near((x0 - 1.0, y0 - 1.0, x0 + t + 1.0, y0 + t + 1.0))
-            # Clipped as tidy clips them, so far-off ends cost no precision.
-            segs, which, _ = clip(self.segs[near], (-MARGIN, -MARGIN, self.width + MARGIN, self.height + MARGIN))
-            self._tiles[(tx, ty)] = step_bits(segs, self.one_way[near[which]], x0, y0, t, self.width, self.height, EPS)
-        return self._tiles[(tx, ty)]
+        t = self.TILE
+        tx0, ty0 = min(tx for tx, _ in tiles), min(ty for _, ty in tiles)
+        tx1, ty1 = max(tx for tx, _ in tiles) + 1, max(ty for _, ty in tiles) + 1
+        x0, y0, x1, y1 = tx0 * t, ty0 * t, tx1 * t, ty1 * t
+        # A step out of a square of the block stays within one square of it.
+        near = self._near((x0 - 1.0, y0 - 1.0, x1 + 1.0, y1 + 1.0))
+        segs = self.segs[near]
+        real = (segs[:, 0] != segs[:, 2]) | (segs[:, 1] != segs[:, 3])
+        near = near[real]
+        # Clipped as tidy clips them, so far-off ends cost no precision.
+        segs, which, _ = clip(segs[real], (-MARGIN, -MARGIN, self.width + MARGIN, self.height + MARGIN))
+        bits = step_bits(segs, self.one_way[near[which]], x0, y0, x1 - x0, y1 - y0, self.width, self.height, EPS)
+        for tx, ty in tiles:
+            self._tiles[(tx, ty)] = bits[(ty - ty0) * t : (ty - ty0 + 1) * t, (tx - tx0) * t : (tx - tx0 + 1) * t]
 
     def _near(self, bounds: tuple[float, float, float, float]) -> NDArray[np.intp]:
-        """Indices of the walls whose boxes meet ``bounds``."""
+        """Indices of the walls whose boxes meet ``bounds`` (and, before the index is built, off the map)."""
         if self._index is None:
+            if self._scans < _SCANS:
+                # The first blocks scan every wall: a query's first spread
+                # builds one block, and the index costs a few scans.
+                self._scans += 1
+                s, (x0, y0, x1, y1) = self.segs, bounds
+                near = (np.minimum(s[:, 0], s[:, 2]) <= x1) & (np.maximum(s[:, 0], s[:, 2]) >= x0)
+                near &= (np.minimum(s[:, 1], s[:, 3]) <= y1) & (np.maximum(s[:, 1], s[:, 3]) >= y0)
+                return np.flatnonzero(near)
             self._index = SegmentGrid(self.segs, (-MARGIN, -MARGIN, self.width + MARGIN, self.height + MARGIN))
         return self._index.query(bounds)
 

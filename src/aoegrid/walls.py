@@ -336,10 +336,17 @@ def clip(
     # Comparisons are exact at any size: what misses the box is out at once.
     boxed = (np.minimum(ax, bx) <= x1) & (np.maximum(ax, bx) >= x0)
     boxed &= (np.minimum(ay, by) <= y1) & (np.maximum(ay, by) >= y0)
+    # Walls wholly inside are kept bit for bit (as the cut would keep them):
+    # only the rest are cut, so clipping walls on the map costs a few comparisons.
+    inside = boxed & (np.minimum(ax, bx) >= x0) & (np.maximum(ax, bx) <= x1)
+    inside &= (np.minimum(ay, by) >= y0) & (np.maximum(ay, by) <= y1) & ((ax != bx) | (ay != by))
+    whole = np.flatnonzero(inside)
+    if inside.sum() == boxed.sum():
+        return segs[whole], whole, np.zeros(len(whole), dtype=bool)
     far = np.abs(segs).max(axis=1) > _FAR * (1.0 + max(abs(v) for v in rect))
-    near = np.flatnonzero(boxed & ~far)
+    near = np.flatnonzero(boxed & ~far & ~inside)
     pieces, cut, kept = _clip_float(segs[near], rect)
-    rows, which, cuts = [pieces], [near[kept]], [cut]
+    rows, which, cuts = [segs[whole], pieces], [whole, near[kept]], [np.zeros(len(whole), dtype=bool), cut]
     for i in np.flatnonzero(boxed & far):
         piece = _clip_exact(segs[i], rect)
         if piece is not None:
@@ -461,6 +468,60 @@ def _merge_lines(s: FloatArray, scale: float) -> FloatArray:
     run = np.cumsum(run_start) - 1
     last = np.r_[np.flatnonzero(run[1:] != run[:-1]), n - 1]
     return np.column_stack([lo_pt[run_start], hi_pt[by_hi[reach[last]]]])
+
+
+def _alone(
+    s: FloatArray,
+    ways: NDArray[np.int8],
+    group: NDArray[np.intp],
+    members: NDArray[np.intp],
+    direction: tuple[FloatArray, FloatArray],
+    scale: float,
+) -> BoolArray:
+    """Which walls :func:`_merge` leaves as they are, whichever others are merged with them.
+
+    ``s`` are the walls as merging orients them (two-way ones lower end
+    first), ``group`` the merge group of each (two-way walls: their line's
+    :func:`line_keys`; one-way walls: their exact copies), ``members`` the
+    walls in order of group, ``direction`` each two-way wall's ``ux, uy``
+    (from :func:`line_keys`), ``scale`` the map's size. A one-way wall is
+    alone when it has no copy. The walls of a
+    line are alone when each is longer than rounding can shorten (``1e-9``
+    map sizes) and every two of them are farther apart than that or meet
+    exactly end to end: projected on any line of the group's, none then
+    overlaps another. Otherwise none of the line's walls is.
+    """
+    alone = np.bincount(group)[group] == 1
+    idx = members[((ways == 0) & ~alone)[members]]
+    if not idx.size:
+        return alone
+    g = group[idx]
+    first = np.r_[True, g[1:] != g[:-1]]
+    # Every wall of a line is within _LINE_TOL of its first wall's direction.
+    ref = idx[np.maximum.accumulate(np.where(first, np.arange(idx.size), 0))]
+    rx, ry = direction[0][ref], direction[1][ref]
+    seg = s[idx]
+    lo, hi = rx * seg[:, 0] + ry * seg[:, 1], rx * seg[:, 2] + ry * seg[:, 3]
+    order = np.lexsort((lo, g))
+    g, lo, hi, seg = g[order], lo[order], hi[order], seg[order]
+    first = np.r_[True, g[1:] != g[:-1]]
+    m = idx.size
+    # The farthest end so far in each line (a running maximum of rank, as in _merge_lines).
+    by_hi = np.argsort(hi, kind="stable")
+    rank = np.empty(m, np.int64)
+    rank[by_hi] = np.arange(m)
+    line = np.cumsum(first) - 1
+    reach = hi[by_hi[np.maximum.accumulate(line * m + rank) - line * m]]
+    before = np.r_[-np.inf, reach[:-1]]  # the farthest end of the walls before each
+    before[first] = -np.inf
+    before2 = np.r_[-np.inf, before[:-1]]  # ... and before the one before it
+    tol = 1e-9 * scale
+    touch = np.r_[False, (seg[1:, :2] == seg[:-1, 2:]).all(axis=1)] & ~first
+    ok = (hi - lo > tol) & ((before + tol <= lo) | (touch & (before2 + tol <= lo)))
+    bad = np.zeros(g[-1] + 1, dtype=bool)
+    bad[g[~ok]] = True
+    alone[idx[order]] = ~bad[g]
+    return alone
 
 
 @dataclass(frozen=True, slots=True)
@@ -611,6 +672,27 @@ def _node(segs: FloatArray, ways: NDArray[np.int8]) -> tuple[FloatArray, NDArray
 def _crossings(segs: FloatArray, i: NDArray[np.intp], j: NDArray[np.intp]) -> FloatArray:
     """The cuts the crossing pairs ``(i, j)`` make: rows ``[segment, t, x, y]``."""
     a, b = segs[i], segs[j]
+    t, u, crossing = _meet(a, b)
+    p, r, q = a[:, :2], a[:, 2:] - a[:, :2], b[:, :2]
+    # Cut at the other wall's exact end when it ends here (a T-junction),
+    # so joined walls share the point bit for bit and leave no gap.
+    at = p + t[:, None] * r
+    at = np.where(((t <= _END) | (t >= 1 - _END))[:, None], np.where((t < 0.5)[:, None], p, a[:, 2:]), at)
+    at = np.where(((u <= _END) | (u >= 1 - _END))[:, None], np.where((u < 0.5)[:, None], q, b[:, 2:]), at)
+    on_i = crossing & _inner(t)
+    on_j = crossing & _inner(u)
+    return np.vstack([
+        np.column_stack([i[on_i], t[on_i], at[on_i]]),
+        np.column_stack([j[on_j], u[on_j], at[on_j]]),
+    ])
+
+
+def _meet(a: FloatArray, b: FloatArray) -> tuple[FloatArray, FloatArray, BoolArray]:
+    """Where the lines of segments ``a`` and ``b`` (rows paired) meet: ``t`` along ``a``, ``u`` along ``b``.
+
+    The third array says which pairs are not parallel (elsewhere ``t`` and
+    ``u`` are meaningless).
+    """
     p, r = a[:, :2], a[:, 2:] - a[:, :2]
     q, s = b[:, :2], b[:, 2:] - b[:, :2]
     denom = r[:, 0] * s[:, 1] - r[:, 1] * s[:, 0]
@@ -618,15 +700,39 @@ def _crossings(segs: FloatArray, i: NDArray[np.intp], j: NDArray[np.intp]) -> Fl
     with np.errstate(divide="ignore", invalid="ignore"):
         t = (qp[:, 0] * s[:, 1] - qp[:, 1] * s[:, 0]) / denom
         u = (qp[:, 0] * r[:, 1] - qp[:, 1] * r[:, 0]) / denom
-    # Cut at the other wall's exact end when it ends here (a T-junction),
-    # so joined walls share the point bit for bit and leave no gap.
-    at = p + t[:, None] * r
-    at = np.where(((t <= _END) | (t >= 1 - _END))[:, None], np.where((t < 0.5)[:, None], p, a[:, 2:]), at)
-    at = np.where(((u <= _END) | (u >= 1 - _END))[:, None], np.where((u < 0.5)[:, None], q, b[:, 2:]), at)
-    crossing = denom != 0.0
-    on_i = crossing & (t > _END) & (t < 1 - _END)
-    on_j = crossing & (u > _END) & (u < 1 - _END)
-    return np.vstack([
-        np.column_stack([i[on_i], t[on_i], at[on_i]]),
-        np.column_stack([j[on_j], u[on_j], at[on_j]]),
-    ])
+    return t, u, denom != 0.0
+
+
+def _inner(t: FloatArray) -> BoolArray:
+    """Whether parameters ``t`` along a segment are inside it, not at an end (:data:`_END`)."""
+    return np.asarray((t > _END) & (t < 1 - _END))
+
+
+def _quiet(segs: FloatArray, lone: BoolArray, left: NDArray[np.intp], right: NDArray[np.intp]) -> BoolArray:
+    """Whether merging and splitting leave both segments of each pair as they are.
+
+    ``segs`` are walls as merging leaves them (two-way ones lower end
+    first), ``lone`` says which merge with no other whatever else is merged
+    (:func:`_alone`), and ``(left, right)`` are pairs of them whose boxes
+    meet. A pair is quiet when both are lone (a merged wall lies within its
+    pieces' boxes) and neither cuts the other: the pair is computed as
+    :func:`_node` computes it, in the same order, to the same bits. A wall
+    quiet with every wall its box meets is left as it is by merging and
+    splitting, whatever others are prepared with it.
+    """
+    quiet = lone[left] & lone[right]
+    left, right = left[quiet], right[quiet]
+    a, b = segs[left], segs[right]
+    # _node takes each pair in order of coordinates (a lexicographic sort).
+    first = np.argmax(a != b, axis=1)
+    at = np.arange(len(first))
+    swap = (a[at, first] > b[at, first])[:, None]
+    a, b = np.where(swap, b, a), np.where(swap, a, b)
+    t, u, crossing = _meet(a, b)
+    maybe = np.flatnonzero(crossing & (_inner(t) | _inner(u)))
+    if maybe.size:
+        # Only pairs that touch are split (the lines of others meet elsewhere).
+        lines = shapely.linestrings(np.vstack([a[maybe], b[maybe]]).reshape(-1, 2, 2))
+        cut = maybe[shapely.intersects(lines[: maybe.size], lines[maybe.size :])]
+        quiet[np.flatnonzero(quiet)[cut]] = False
+    return quiet

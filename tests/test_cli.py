@@ -80,7 +80,7 @@ def test_batch_to_json_lines(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == f"3 areas written to {out}"
     assert done.stderr == ""  # piped: no progress bar
-    records = [json.loads(line) for line in out.read_text().splitlines()]
+    records = [json.loads(line)["area"] for line in out.read_text().splitlines()]
     m = ag.demo_map()
     assert records[0]["squares"] == area_record(ag.area(ag.Sphere(20), at=(11, 8), on=m))["squares"]
     assert records[1]["rules"] == "sw5e" and records[1]["shape"]["direction"] == 0.0
@@ -94,7 +94,8 @@ def test_batch_one_json_per_row(tmp_path):
     done = run("batch", "@demo", csv_path, "--out-dir", out)
     assert done.returncode == 0, done.stderr
     assert sorted(p.name for p in out.iterdir()) == ["0001-fire-ball.json", "0002.json"]
-    assert json.loads((out / "0002.json").read_text())["shape"] == {"kind": "sphere", "radius": 10.0}
+    assert json.loads((out / "0002.json").read_text())["area"]["shape"] == {"shape": "sphere", "radius": 10.0,
+                                                                           "units": None}
     again = run("batch", "@demo", csv_path, "--out-dir", out)
     assert again.returncode == 2 and "0001-fire-ball.json exists; pass --force" in again.stderr
 
@@ -185,7 +186,7 @@ def test_area_scale_out_of_range(tmp_path, scale):
 
 
 def test_a_shape_larger_than_the_map_is_clipped_to_it(tmp_path):
-    code, _, err = run_main("area", "@demo", "--shape", "cone", "--size", "1e9", "--at", "6,11",
+    code, _, err = run_main("area", "@demo", "--shape", "cone", "--size", "1e9", "--at", "6,11", "--direction", "E",
                               "--rules", "sw5e", "--json", tmp_path / "a.json")
     assert code == 0, err
     record = json.loads((tmp_path / "a.json").read_text())
@@ -198,7 +199,8 @@ def test_argparse_errors_are_one_line():
     done = run("area", "@demo", "--shape", "blob", "--size", "20", "--at", "1,1")
     assert done.returncode == 2
     assert done.stderr == ("aoegrid: error: argument --shape: invalid choice: 'blob' (choose from 'sphere', "
-                           "'cylinder', 'cone', 'line', 'cube') (see 'aoegrid area --help')\n")
+                           "'cylinder', 'cone', 'line', 'cube', 'small-blast', 'medium-blast', 'large-blast', "
+                           "'sw-cone', 'stream') (see 'aoegrid area --help')\n")
 
 
 @pytest.mark.parametrize(
@@ -229,7 +231,7 @@ def test_batch_reads_a_csv_with_a_byte_order_mark(tmp_path, encoding):
     csv_path.write_text("shape,size,x,y\nsphere,20,11,8\n", encoding=encoding)
     code, out, err = run_main("batch", "@demo", csv_path)
     assert (code, err) == (0, "")
-    assert json.loads(out)["squares"] == area_record(ag.area(ag.Sphere(20), at=(11, 8), on=ag.demo_map()))["squares"]
+    assert json.loads(out)["area"]["squares"] == area_record(ag.area(ag.Sphere(20), at=(11, 8), on=ag.demo_map()))["squares"]
 
 
 def test_batch_rows_are_numbered_by_their_line_in_the_file(tmp_path):
@@ -422,3 +424,73 @@ def test_best_warns_about_a_creature_in_a_wall_and_needs_tags(tmp_path):
     assert bare.returncode == 2 and bare.stderr == (
         "aoegrid: error: --hit enemy: no creature on the map has that tag or name; tags on the map: "
         "none (give tags in a --tokens CSV)\n")
+
+
+# --- Shell conventions (issue 13) -------------------------------------------
+
+
+def test_json_to_stdout_parses_and_the_summary_goes_to_stderr():
+    done = run("area", "@demo", "--shape", "sphere", "--size", "20", "--at", "11,8", "--json", "-")
+    assert done.returncode == 0, done.stderr
+    record = json.loads(done.stdout)
+    assert record["schema"] == "aoegrid/1" and record["record"] == "area"
+    assert done.stderr.startswith("sphere 20 ft at (11.0, 8.0), starfinder burst: ")
+
+
+def test_a_png_to_stdout():
+    done = subprocess.run([entry_point(), "area", "@demo", "--shape", "sphere", "--size", "20", "--at", "11,8",
+                           "-o", "-"], capture_output=True, check=False, timeout=300)
+    assert done.returncode == 0 and done.stdout[:8] == b"\x89PNG\r\n\x1a\n"
+    assert b"starfinder burst" in done.stderr
+
+
+def test_demo_never_overwrites_and_takes_devices(tmp_path):
+    mine = tmp_path / "mine.png"
+    mine.write_text("hello\n")
+    refused = run("demo", "--out", mine)
+    assert refused.returncode == 2 and refused.stderr == f"aoegrid: error: {mine} exists; pass --force to overwrite it\n"
+    assert mine.read_text() == "hello\n"
+    null = run("demo", "--out", "/dev/null")
+    assert null.returncode == 0, null.stderr
+    assert null.stdout.splitlines()[-1] == "picture: /dev/null"
+    forced = run("demo", "--out", mine, "--force")
+    assert forced.returncode == 0 and mine.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_version_and_debug_after_the_subcommand(tmp_path):
+    version = run("--version")
+    assert (version.returncode, version.stdout) == (0, f"aoegrid {ag.__version__}\n")
+    broken = tmp_path / "broken.dd2vtt"
+    broken.write_text("{")
+    debug = run("info", broken, "--debug")
+    assert debug.returncode != 0 and "Traceback" in debug.stderr
+
+
+def test_savage_worlds_templates_in_inches():
+    advice = run("area", "@demo", "--shape", "sphere", "--size", "4", "--at", "11,8", "--rules", "sw")
+    assert advice.returncode == 2
+    assert advice.stderr == "aoegrid: error: savage-worlds rules measure in inches: add --units in\n"
+    done = run("area", "@demo", "--shape", "medium-blast", "--at", "11,8", "--units", "in", "--json", "-")
+    assert done.returncode == 0, done.stderr
+    m = ag.demo_map()
+    inches = ag.BattleMap(ag.Grid(20, 20, units="in"), m.walls, m.tokens, m.fog, m.info)
+    expected = ag.area(ag.savage_worlds.MEDIUM_BLAST, at=(11, 8), on=inches, rules="savage-worlds")
+    record = json.loads(done.stdout)
+    assert record["rules"] == "savage-worlds" and [tuple(q) for q in record["squares"]] == expected.squares
+    stream = run("area", "@demo", "--shape", "stream", "--at", "6,11", "--units", "in", "--direction", "east")
+    assert stream.returncode == 0, stream.stderr
+    assert stream.stdout.startswith("line 12 in at (6.0, 11.0), savage-worlds burst")
+
+
+def test_cones_need_a_direction_and_take_compass_words():
+    missing = run("area", "@demo", "--shape", "cone", "--size", "30", "--at", "6,11")
+    assert missing.returncode == 2 and "a cone needs --direction" in missing.stderr
+    words = run("area", "@demo", "--shape", "cone", "--size", "30", "--at", "6,11", "--direction", "south-east")
+    letters = run("area", "@demo", "--shape", "cone", "--size", "30", "--at", "6,11", "--direction", "SE")
+    assert words.returncode == 0 and words.stdout == letters.stdout
+
+
+def test_one_square_is_singular():
+    done = run("area", "@demo", "--shape", "sphere", "--size", "2", "--at", "11.5,8.5", "--rules", "sw5e")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0].endswith(": 1 square")

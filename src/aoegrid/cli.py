@@ -4,8 +4,10 @@
 a real map bundled with the package, and writes a PNG beside a text summary.
 ``aoegrid area``, ``aoegrid info`` and ``aoegrid batch`` do the same for a
 map file of yours; ``aoegrid best`` finds where an area reaches the most
-creatures to hit and none to spare, and draws the score map. Exit codes: 0 success, 2 bad usage or bad input (one line
-on stderr; ``--debug`` shows the traceback).
+creatures to hit and none to spare, and draws the score map. ``-`` as an
+output file means stdout (the summary then goes to stderr). Exit codes: 0
+success, 2 bad usage or bad input (one line on stderr; ``--debug`` shows the
+traceback).
 """
 
 from __future__ import annotations
@@ -14,14 +16,18 @@ import argparse
 import csv
 import io
 import json
+import multiprocessing
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
+from aoegrid import __version__, savage_worlds
 from aoegrid.area import Area, area
 from aoegrid.errors import AoegridError, AoegridWarning, InvalidValueError
-from aoegrid.export import area_record
+from aoegrid.export import area_record, batch_record, error_record
 from aoegrid.grid import Grid, memory_budget
 from aoegrid.maps import BattleMap
 from aoegrid.ranges import Range
@@ -31,6 +37,16 @@ from aoegrid.tactics import Placement
 from aoegrid.tokens import Token
 
 SHAPES = ("sphere", "cylinder", "cone", "line", "cube")
+#: Savage Worlds templates by their command-line names (measured in inches: ``--units in``).
+TEMPLATES: dict[str, Shape] = {
+    "small-blast": savage_worlds.SMALL_BLAST,
+    "medium-blast": savage_worlds.MEDIUM_BLAST,
+    "large-blast": savage_worlds.LARGE_BLAST,
+    "sw-cone": savage_worlds.CONE,
+    "stream": savage_worlds.STREAM,
+}
+AIMED = ("cone", "line", "sw-cone", "stream")
+_COMPASS_WORDS = {"north": "N", "south": "S", "east": "E", "west": "W"}
 
 
 class UsageError(InvalidValueError):
@@ -44,6 +60,32 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"aoegrid: error: {message} (see '{self.prog} --help')\n")
 
 
+class _Stdout:
+    """stdout, remembering whether data went to it (then the summary goes to stderr)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.used = False
+
+    def text(self, data: str) -> None:
+        self.used = True
+        self.stream.write(data)
+        self.stream.flush()
+
+    def bytes(self, data: bytes) -> None:
+        buffer = getattr(self.stream, "buffer", None)
+        if buffer is None:
+            raise UsageError("this stdout takes text only; write the picture to a file")
+        self.used = True
+        self.stream.flush()
+        buffer.write(data)
+        buffer.flush()
+
+
+def _plural(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else many or one + 's'}"
+
+
 def _point(text: str, field: str = "--at") -> tuple[float, float]:
     try:
         x, y = (float(v) for v in text.split(","))
@@ -52,22 +94,36 @@ def _point(text: str, field: str = "--at") -> tuple[float, float]:
     return x, y
 
 
-def _load(path: str) -> BattleMap:
+def _load(path: str, units: str | None = None) -> BattleMap:
     from aoegrid.io import demo_map, load_map
 
     if path == "@demo":
-        return demo_map()
-    if not Path(path).exists():
+        m = demo_map()
+    elif not Path(path).exists():
         raise UsageError(f"no map file {path!r} (give a .dd2vtt, .uvtt, .df2vtt, Foundry .json or text map, or @demo)")
-    return load_map(path)
+    else:
+        m = load_map(path)
+    return _regrid(m, units)
+
+
+def _regrid(m: BattleMap, units: str | None) -> BattleMap:
+    """``--units``: the same squares measured in another unit (one square is an inch or 5 ft)."""
+    if units is None or units == m.grid.units:
+        return m
+    return BattleMap(Grid(m.grid.width, m.grid.height, units=units), m.walls, m.tokens, m.fog, m.info)
 
 
 def make_shape(kind: str, size: float | None, direction: Any = 0.0, width: float | None = None,
                height: float | None = None) -> Shape:
-    """The shape a command line or a CSV row asks for."""
+    """The shape a command line or a CSV row asks for: a shape and its size, or a Savage Worlds template."""
     kind = kind.strip().lower()
+    if kind in TEMPLATES:
+        if size is not None:
+            raise UsageError(f"{kind} is a Savage Worlds template of its own size; leave out the size")
+        template = TEMPLATES[kind]
+        return template.replace(direction=direction) if kind in AIMED else template  # type: ignore[attr-defined]
     if size is None:
-        raise UsageError("a shape needs a size")
+        raise UsageError(f"a {kind} needs a size")
     if kind == "sphere":
         return Sphere(size)
     if kind == "cylinder":
@@ -78,7 +134,24 @@ def make_shape(kind: str, size: float | None, direction: Any = 0.0, width: float
         return Line(size, direction, width=width)
     if kind == "cube":
         return Cube(size, direction)
-    raise UsageError(f"unknown shape {kind!r}; valid shapes are {', '.join(SHAPES)}")
+    raise UsageError(f"unknown shape {kind!r}; valid shapes are {', '.join(SHAPES)}, or the Savage Worlds "
+                     f"templates {', '.join(TEMPLATES)}")
+
+
+def _default_rules(kind: str, rules: str | None) -> str:
+    """A template's rules are Savage Worlds'; everything else defaults to Starfinder's."""
+    return rules or ("savage-worlds" if kind.strip().lower() in TEMPLATES else "starfinder")
+
+
+def _check_units(shape: Shape, rules: str, grid: Grid) -> None:
+    """Units that do not match, in command-line terms (the library's advice is Python)."""
+    names = {"in": "inches", "ft": "feet"}
+    r = resolve_rules(rules)
+    if r.units is not None and r.units != grid.units:
+        raise UsageError(f"{r.name} rules measure in {names.get(r.units, r.units)}: add --units {r.units}")
+    units = getattr(shape, "units", None)
+    if units is not None and units != grid.units:
+        raise UsageError(f"Savage Worlds templates measure in {names.get(units, units)}: add --units {units}")
 
 
 def _size_of(shape: Shape) -> float:
@@ -104,44 +177,86 @@ def _scale(value: float, grid: Grid) -> float:
 
 
 def _new_file(path: str, force: bool) -> Path:
-    """A path to write, refusing to overwrite a user's file unless told to."""
+    """A path to write, refusing to overwrite a user's file unless told to.
+
+    Only regular files are protected: a device such as /dev/null is written as it is.
+    """
     p = Path(path)
-    if p.exists() and not force:
+    if p.is_dir():
+        raise UsageError(f"{path} is a folder; give a file name")
+    if p.is_file() and not force:
         raise UsageError(f"{path} exists; pass --force to overwrite it")
     return p
+
+
+def _write_text(path: str, text: str, force: bool, stdout: _Stdout) -> None:
+    if path == "-":
+        stdout.text(text)
+    else:
+        _new_file(path, force).write_text(text)
+
+
+def _write_picture(obj: Any, path: str, force: bool, stdout: _Stdout, scale: float = 24.0) -> None:
+    """A PNG or SVG picture; PNG bytes to stdout for ``-``, and to a device such as /dev/null."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    from aoegrid import plotting
+
+    target = None if path == "-" else _new_file(path, force)
+    if target is not None and (target.is_file() or not target.exists()):
+        plotting.save(obj, target, scale=scale)
+        return
+    if isinstance(obj, Figure):
+        FigureCanvasAgg(obj)
+        buf = io.BytesIO()
+        obj.savefig(buf, format="png")
+        data = buf.getvalue()
+    else:
+        data = plotting.png_bytes(obj, scale=scale)
+    if target is None:
+        stdout.bytes(data)
+    else:
+        target.write_bytes(data)
 
 
 def summary(a: Area) -> str:
     """A short table: the count, cover and creatures reached."""
     shape = a.shape
     assert shape is not None and a.rules is not None and a.mode is not None
-    lines = [f"{shape.name} {_size_of(shape):g} {a.grid.units} at {a.origin}, {a.rules.name} {a.mode.value}: {len(a)} squares"]
+    head = f"{shape.name} {_size_of(shape):g} {a.grid.units} at {a.origin}, {a.rules.name} {a.mode.value}"
+    lines = [f"{head}: {_plural(len(a), 'square')}"]
     if a.battlemap is not None:
         cover = a.cover[a.mask]
         partial = int((cover > 0).sum())
         blocked = int((a.shape_mask & ~a.mask).sum())
-        lines.append(f"  cover: {partial} squares with some cover, {blocked} squares of the shape blocked")
+        lines.append(f"  cover: {_plural(partial, 'square')} with some cover, "
+                     f"{_plural(blocked, 'square')} of the shape blocked")
         reached = a.tokens()
         if reached:
             lines.append("  creatures: " + ", ".join(f"{r.token.label} ({r.cover_name}, {r.distance:g} {a.grid.units})" for r in reached))
     return "\n".join(lines)
 
 
-def demo(out: str | None = None) -> str:
+def demo(out: str | None = None, *, force: bool = False, stdout: TextIO | None = None) -> str:
     """Run the demo on the bundled map: returns the summary; writes the picture.
 
     A 15-ft burst, a 30-ft cone and a 15-ft spread under each preset (Savage
     Worlds: the 3" blast, the Cone Template and a 3" spread) from one point of
-    the bundled cave map.
+    the bundled cave map. Without ``out`` the picture gets a new name; an
+    existing ``out`` is overwritten only with ``force``; ``-`` writes the PNG
+    to ``stdout``.
     """
     from matplotlib.figure import Figure
 
-    from aoegrid import plotting, savage_worlds
+    from aoegrid import plotting
     from aoegrid.io import demo_map
 
+    target = out if out else str(_free_name(Path("aoegrid-demo.png")))
+    if target != "-":
+        _new_file(target, force)  # refuse before the minute of drawing, not after
     m = demo_map()
-    # Savage Worlds measures in tabletop inches: the same map, an inch a square.
-    inches = BattleMap(Grid(m.grid.width, m.grid.height, units="in"), m.walls, m.tokens, m.fog, m.info)
+    inches = _regrid(m, "in")  # Savage Worlds measures in tabletop inches: an inch a square
     at = (6, 11)
     fig = Figure(figsize=(3.2 * 3, 3.4 * len(PRESETS)), dpi=100, layout="constrained")
     axes = fig.subplots(len(PRESETS), 3, squeeze=False)
@@ -159,14 +274,13 @@ def demo(out: str | None = None) -> str:
             a = area(shape, at, on, rules, mode)
             ax = axes[row][col]
             plotting.plot_area(a, ax)
-            ax.set_title(f"{name} {label}: {len(a)} squares", fontsize=9)
+            ax.set_title(f"{name} {label}: {_plural(len(a), 'square')}", fontsize=9)
             ax.set_xticks([])
             ax.set_yticks([])
             counts.append(f"{label} {len(a):3d}")
         lines.append(f"{name:14s} " + "   ".join(counts))
-    target = Path(out) if out else _free_name(Path("aoegrid-demo.png"))
-    plotting.save(fig, target)
-    lines.append(f"picture: {target}")
+    _write_picture(fig, target, True, _Stdout(stdout or sys.stdout))
+    lines.append(f"picture: {'stdout' if target == '-' else target}")
     return "\n".join(lines)
 
 
@@ -180,18 +294,22 @@ def _free_name(p: Path) -> Path:
     return candidate
 
 
-def _area_command(args: argparse.Namespace) -> str:
-    from aoegrid import plotting
-
-    m = _load(args.map)
+def _area_command(args: argparse.Namespace, stdout: _Stdout) -> str:
+    m = _load(args.map, args.units)
     scale = _scale(args.scale, m.grid)
-    shape = make_shape(args.shape, args.size, args.direction, args.width, args.height)
-    a = area(shape, _point(args.at), m, args.rules, args.mode, elevation=args.elevation)
+    if args.shape in AIMED and args.direction is None:
+        raise UsageError(f"a {args.shape} needs --direction (degrees clockwise from east, or a compass name: "
+                         "E, SE, south, ...)")
+    shape = make_shape(args.shape, args.size, _direction(args.direction or "0"), args.width, args.height)
+    rules = _default_rules(args.shape, args.rules)
+    _check_units(shape, rules, m.grid)
+    a = area(shape, _point(args.at), m, rules, args.mode, elevation=args.elevation)
     if args.output:
-        plotting.save(a, _new_file(args.output, args.force), scale=scale)
+        _write_picture(a, args.output, args.force, stdout, scale)
     if args.json:
-        inputs = {k: v for k, v in vars(args).items() if k in ("map", "shape", "size", "at", "rules", "mode", "direction", "width", "height", "elevation")}
-        _new_file(args.json, args.force).write_text(json.dumps(area_record(a, inputs=inputs), indent=1))
+        inputs = {k: v for k, v in vars(args).items() if k in (
+            "map", "shape", "size", "at", "rules", "mode", "direction", "width", "height", "elevation", "units")}
+        _write_text(args.json, json.dumps(area_record(a, inputs=inputs), indent=1) + "\n", args.force, stdout)
     return summary(a)
 
 
@@ -217,7 +335,7 @@ def _info_command(args: argparse.Namespace) -> str:
 
 
 _CSV_FIELDS = ("shape", "size", "x", "y")
-_CSV_COLUMNS = "columns are shape,size,x,y and optionally name,rules,mode,direction,width,height,elevation"
+_CSV_COLUMNS = "columns are shape,size,x,y and optionally name,map,rules,mode,direction,width,height,elevation"
 
 
 def _rows(path: str, required: Sequence[str] = _CSV_FIELDS, columns: str = _CSV_COLUMNS,
@@ -259,7 +377,7 @@ def _rows(path: str, required: Sequence[str] = _CSV_FIELDS, columns: str = _CSV_
 def _number(row: dict[str, str], key: str, default: float | None = None) -> float | None:
     text = (row.get(key) or "").strip()
     if not text:
-        if default is None and key in _CSV_FIELDS:
+        if default is None and key in _CSV_FIELDS and not (key == "size" and row["shape"].strip().lower() in TEMPLATES):
             raise UsageError(f"column {key} is empty")
         return default
     try:
@@ -268,45 +386,217 @@ def _number(row: dict[str, str], key: str, default: float | None = None) -> floa
         raise UsageError(f"column {key} must be a number, got {text!r}") from None
 
 
-def _batch_command(args: argparse.Namespace, progress: TextIO) -> str:
-    m = _load(args.map)
+# One batch job: its number (the row's line in the CSV, or its place in a folder batch), where to say it
+# failed, the key of its map, and the CSV row (the record's inputs).
+_Job = tuple[int, str, str, dict[str, str]]
+# A computed job: its number, and its record as one JSON line, or None and the error's message.
+_Done = tuple[int, str | None, str | None]
+
+# The maps of a batch, in a worker process: loaded once per worker by the pool's initializer.
+_WORKER_MAPS: dict[str, BattleMap | str] = {}
+
+
+def _init_worker(maps: dict[str, BattleMap | str]) -> None:
+    _WORKER_MAPS.update(maps)
+
+
+def _run_job(maps: dict[str, BattleMap | str], job: _Job) -> _Done:
+    number, where, key, row = job
+    m = maps[key]
+    try:
+        if isinstance(m, str):  # the map file could not be read: every row on it fails
+            raise UsageError(m)
+        kind = row["shape"]
+        direction = (row.get("direction") or "").strip()
+        if not direction and kind.strip().lower() in AIMED:
+            raise UsageError(f"column direction is empty; a {kind.strip()} needs one")
+        shape = make_shape(kind, _number(row, "size"), _direction(direction or "0"),
+                           _number(row, "width", None), _number(row, "height", None))
+        rules = _default_rules(kind, (row.get("rules") or "").strip())
+        _check_units(shape, rules, m.grid)
+        at = (_number(row, "x"), _number(row, "y"))
+        a = area(shape, at, m, rules, (row.get("mode") or "burst").strip(),
+                 elevation=_number(row, "elevation", 0.0) or 0.0)
+        return number, json.dumps(batch_record(number, a, inputs=row)), None
+    except AoegridError as exc:
+        return number, None, f"{where}: {_one_line(exc)}"
+    except (MemoryError, OverflowError) as exc:  # a last resort: shapes are clipped to the grid
+        return number, None, f"{where}: this area is too large to compute ({type(exc).__name__})"
+
+
+def _run_chunk(maps: dict[str, BattleMap | str] | None, jobs: list[_Job]) -> list[_Done]:
+    """A chunk of jobs, on the maps given (a Dask worker) or the worker's own (a local pool)."""
+    return [_run_job(_WORKER_MAPS if maps is None else maps, job) for job in jobs]
+
+
+def _chunks(jobs: list[_Job], workers: int) -> list[list[_Job]]:
+    # Several chunks a worker balance uneven rows; a few rows a chunk amortise the round trip.
+    size = max(1, min(32, len(jobs) // (4 * workers)))
+    return [jobs[i:i + size] for i in range(0, len(jobs), size)]
+
+
+def _run_local(maps: dict[str, BattleMap | str], jobs: list[_Job], workers: int) -> Iterator[list[_Done]]:
+    if workers == 1 or len(jobs) < 2 * workers:  # starting processes would cost more than it saves
+        for job in jobs:
+            yield [_run_job(maps, job)]
+        return
+    # forkserver: workers start from a clean process (a fork of this one could inherit numba's threads).
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker, initargs=(maps,)) as pool:
+        # map() returns the chunks in order as they finish, so records are written in row order.
+        yield from pool.map(_run_chunk, [None] * len(jobs), _chunks(jobs, workers))
+
+
+def _run_dask(address: str, maps: dict[str, BattleMap | str], jobs: list[_Job]) -> Iterator[list[_Done]]:
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise UsageError('--scheduler needs Dask: pip install "aoegrid[dask]"') from None
+    with Client(address, timeout=30) as client:
+        workers = max(1, len(client.scheduler_info()["workers"]))
+        # The maps go to every worker once; each chunk then refers to them.
+        [shared] = client.scatter([maps], broadcast=True)
+        futures = [client.submit(_run_chunk, shared, chunk, pure=False) for chunk in _chunks(jobs, workers)]
+        for future in futures:
+            yield future.result()
+
+
+class _Progress:
+    """A progress bar on its own line of a terminal; messages print below it."""
+
+    def __init__(self, stream: TextIO, total: int, show: bool) -> None:
+        self.stream, self.total, self.show, self.done = stream, total, show, 0
+
+    def step(self, n: int) -> None:
+        self.done += n
+        self._draw()
+
+    def note(self, message: str) -> None:
+        self.stream.write(("\r\x1b[K" if self.show else "") + message + "\n")
+        self._draw()
+
+    def close(self) -> None:
+        if self.show:
+            self.stream.write("\n")
+            self.stream.flush()
+
+    def _draw(self) -> None:
+        if self.show:
+            filled = int(30 * self.done / max(self.total, 1))
+            self.stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total}")
+            self.stream.flush()
+
+
+def _batch_jobs(args: argparse.Namespace) -> tuple[dict[str, BattleMap | str], list[_Job]]:
+    """The maps (a map that cannot be read: its error) and the jobs of a batch."""
     rows = _rows(args.placements)
-    out_path = _new_file(args.out, args.force) if args.out else None
+    folder = Path(args.map)
+    if args.map != "@demo" and folder.is_dir():
+        paths = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+        if not paths:
+            raise UsageError(f"{args.map}: no map files in the folder")
+        keys = [str(p) for p in paths]
+        # Every placement on every map, numbered map by map.
+        jobs = [(k, f"{key}, {args.placements} row {line}", key, {**row, "map": Path(key).name})
+                for k, (key, (line, row)) in enumerate(((key, r) for key in keys for r in rows), start=1)]
+    else:
+        base = Path(args.placements).parent
+        jobs = []
+        for line, row in rows:
+            named = (row.get("map") or "").strip()
+            key = args.map if not named else named if named == "@demo" else str(base / named)
+            jobs.append((line, f"{args.placements}, row {line}", key, row))
+    maps: dict[str, BattleMap | str] = {}
+    for key in dict.fromkeys(job[2] for job in jobs):
+        try:
+            maps[key] = _load(key, args.units)
+        except (AoegridError, OSError) as exc:
+            if not args.skip_errors:
+                raise
+            maps[key] = _one_line(exc)
+    return maps, jobs
+
+
+def _done_rows(path: Path) -> set[int]:
+    """The rows a batch's output already holds, dropping a last line an interruption cut short."""
+    data = path.read_bytes()
+    end = data.rfind(b"\n") + 1
+    if end < len(data):
+        with path.open("r+b") as f:
+            f.truncate(end)
+    rows = set()
+    for number, line in enumerate(data[:end].splitlines(), start=1):
+        try:
+            rows.add(int(json.loads(line)["row"]))
+        except (ValueError, KeyError, TypeError):
+            raise UsageError(f"{path}, line {number}: not a record of aoegrid batch; cannot --resume it") from None
+    return rows
+
+
+def _batch_command(args: argparse.Namespace, stdout: _Stdout, progress: TextIO) -> str:
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers must be 1 or more, got {args.workers}")
+    to_stdout = not args.out_dir and args.out in (None, "-")
+    if args.resume and to_stdout:
+        raise UsageError("--resume needs --out FILE or --out-dir DIR: it skips the rows already written there")
+    maps, jobs = _batch_jobs(args)
     out_dir = Path(args.out_dir) if args.out_dir else None
+    write: Callable[[int, str], None]
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
+        names = {job[0]: out_dir / _row_file(job[3], i) for i, job in enumerate(jobs, start=1)}
+        if args.resume:
+            jobs = [job for job in jobs if not names[job[0]].is_file()]
         # Check every name first, so a refusal leaves no half-written batch.
-        targets = [_new_file(str(out_dir / _row_file(row, i)), args.force) for i, (_, row) in enumerate(rows, start=1)]
-    results = []
-    show = progress.isatty() and not args.quiet
-    for i, (line, row) in enumerate(rows, start=1):
-        where = f"{args.placements}, row {line}"
-        try:
-            shape = make_shape(row["shape"], _number(row, "size"), _direction(row.get("direction") or "0"),
-                               _number(row, "width", None), _number(row, "height", None))
-            at = (_number(row, "x"), _number(row, "y"))
-            a = area(shape, at, m, (row.get("rules") or "starfinder").strip(), (row.get("mode") or "burst").strip(),
-                     elevation=_number(row, "elevation", 0.0) or 0.0)
-        except AoegridError as exc:
-            raise UsageError(f"{where}: {exc}") from None
-        except (MemoryError, OverflowError) as exc:  # a last resort: shapes are clipped to the grid
-            raise UsageError(f"{where}: this area is too large to compute ({type(exc).__name__})") from None
-        results.append(area_record(a, inputs=dict(row)))
-        if show:
-            done = int(30 * i / len(rows))
-            progress.write(f"\r[{'#' * done}{'.' * (30 - done)}] {i}/{len(rows)}")
-            progress.flush()
-    if show:
-        progress.write("\n")
-    if out_dir is not None:
-        for target, record in zip(targets, results):
-            target.write_text(json.dumps(record, indent=1) + "\n")
-        return f"{len(results)} areas written to {out_dir}/"
-    text = "\n".join(json.dumps(r) for r in results)
-    if out_path is not None:
-        out_path.write_text(text + "\n")
-        return f"{len(results)} areas written to {out_path}"
-    return text
+        for job in jobs:
+            _new_file(str(names[job[0]]), args.force)
+
+        def write(number: int, line: str) -> None:
+            names[number].write_text(json.dumps(json.loads(line), indent=1) + "\n")
+    elif to_stdout:
+        def write(number: int, line: str) -> None:
+            stdout.text(line + "\n")
+    else:
+        target = Path(args.out)
+        if args.resume and target.is_file():
+            done = _done_rows(target)
+            jobs = [job for job in jobs if job[0] not in done]
+        else:
+            _new_file(args.out, args.force)
+        sink = target.open("a" if args.resume else "w", encoding="utf-8")
+
+        def write(number: int, line: str) -> None:
+            sink.write(line + "\n")
+            sink.flush()  # an interrupted batch keeps every row finished so far
+
+    bar = _Progress(progress, len(jobs), progress.isatty() and not args.quiet)
+    written = failed = 0
+    try:
+        if args.scheduler:
+            chunks = _run_dask(args.scheduler, maps, jobs)
+        else:
+            chunks = _run_local(maps, jobs, args.workers or os.cpu_count() or 1)
+        for chunk in chunks:
+            for number, line, message in chunk:
+                if message is not None:
+                    if not args.skip_errors:
+                        raise UsageError(message)
+                    line = json.dumps(error_record(number, message))
+                    bar.note(f"aoegrid: warning: {message} (error record written)")
+                    failed += 1
+                assert line is not None
+                write(number, line)
+                written += 1
+            bar.step(len(chunk))
+    finally:
+        bar.close()
+        if out_dir is None and not to_stdout:
+            sink.close()
+    done = f"{_plural(written - failed, 'area')} written" + (f", {_plural(failed, 'error record')}" if failed else "")
+    if to_stdout:
+        return done if failed else ""  # the records are the output; the summary only when rows failed
+    return f"{done} to {out_dir}/" if out_dir is not None else f"{done} to {args.out}"
 
 
 def _row_file(row: dict[str, str], index: int) -> str:
@@ -422,7 +712,7 @@ def _placement_record(rank: int, p: Placement) -> dict[str, Any]:
     }
 
 
-def _best_command(args: argparse.Namespace, err: TextIO) -> str:
+def _best_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> str:
     import warnings
 
     from matplotlib.figure import Figure
@@ -431,16 +721,18 @@ def _best_command(args: argparse.Namespace, err: TextIO) -> str:
     from aoegrid.directions import parse_direction
     from aoegrid.tactics import best_placements, placement_scores
 
-    m = _load(args.map)
+    m = _load(args.map, args.units)
     scale = _scale(args.scale, m.grid)
     if args.limit < 1:
         raise UsageError(f"--limit must be 1 or more, got {args.limit}")
-    aimed = args.shape in ("cone", "line")
+    aimed = args.shape in AIMED
     directions = [_direction(d) for d in args.direction or ()]
     if not aimed and len(directions) > 1:
         raise UsageError(f"a {args.shape} keeps one --direction (its own); several are tried only for cones and lines")
     shape = make_shape(args.shape, args.size, directions[0] if directions and not aimed else 0.0, args.width,
                        args.height)
+    args.rules = _default_rules(args.shape, args.rules)
+    _check_units(shape, args.rules, m.grid)
     tokens = _read_tokens(args.tokens, m.grid) if args.tokens else []
     if tokens:
         with warnings.catch_warnings(record=True) as caught:
@@ -474,7 +766,8 @@ def _best_command(args: argparse.Namespace, err: TextIO) -> str:
         lines.append("no acceptable placement: every legal origin is out of range, out of view, or reaches too many "
                      "creatures to avoid")
     if args.output:
-        target = _new_file(args.output, args.force)
+        if args.output != "-":
+            _new_file(args.output, args.force)  # refuse before computing the scores
         scores = placement_scores(shape, **options)
         fig_directions = sorted({parse_direction(d, "--direction") for d in directions}) if aimed and directions else None
         spare = "/".join(sorted(avoid))
@@ -484,52 +777,68 @@ def _best_command(args: argparse.Namespace, err: TextIO) -> str:
                                        directions=fig_directions, label=label, scale=scale)
         fig = artists[0].figure
         assert isinstance(fig, Figure)
-        plotting.save(fig, target)
-        lines.append(f"picture: {target}")
+        _write_picture(fig, args.output, True, stdout)
+        lines.append(f"picture: {'stdout' if args.output == '-' else args.output}")
     if args.json:
         inputs = {k: v for k, v in vars(args).items() if k in (
             "map", "shape", "size", "caster", "range", "level", "tokens", "hit", "avoid", "max_avoid", "rules", "mode",
             "direction", "width", "height", "limit")}
         record = {"inputs": inputs, "placements": [_placement_record(k, p) for k, p in enumerate(plans, start=1)]}
-        _new_file(args.json, args.force).write_text(json.dumps(record, indent=1) + "\n")
+        _write_text(args.json, json.dumps(record, indent=1) + "\n", args.force, stdout)
     return "\n".join(lines)
 
 
 def _direction(text: str) -> float | str:
-    """Degrees as a number, or a compass name left for the shape to check."""
+    """Degrees as a number, or a compass name (E, SE, or spelt out: south-east) left for the shape to check."""
     text = text.strip() or "0"
     try:
         return float(text)
     except ValueError:
-        return text
+        pass
+    words = text.lower().replace("-", " ").replace("southeast", "south east").replace("southwest", "south west")
+    words = words.replace("northeast", "north east").replace("northwest", "north west")
+    letters = [_COMPASS_WORDS.get(w) for w in words.split()]
+    return text if not letters or None in letters else "".join(letters)  # type: ignore[arg-type]
 
 
 def parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for documentation and tests)."""
-    p = _Parser(prog="aoegrid", description="Which squares of a battle map an area effect covers.")
+    p = _Parser(prog="aoegrid", description="Which squares of a battle map an area effect covers. "
+                "'-' as an output file means stdout.")
+    p.add_argument("--version", action="version", version=f"aoegrid {__version__}")
     p.add_argument("--debug", action="store_true", help="show tracebacks")
-    sub = p.add_subparsers(dest="command", required=True)
-    d = sub.add_parser("demo", help="a burst, a cone and a spread under every preset on the bundled map")
-    d.add_argument("--out", help="where to write the PNG (default: aoegrid-demo.png, numbered if it exists)")
-    a = sub.add_parser("area", help="one area on a map: picture, JSON and a table")
+    # --debug after the subcommand too; SUPPRESS so a subcommand's default does not undo one given before it.
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    shapes = (*SHAPES, *TEMPLATES)
+    units = {"choices": ("in", "ft"), "help": "measure the map's squares in inches (Savage Worlds: a square an "
+             "inch) or feet (5 ft a square); default the map's own"}
+    d = sub.add_parser("demo", parents=[common], help="a burst, a cone and a spread under every preset on the bundled map")
+    d.add_argument("-o", "--out", help="where to write the PNG, - for stdout (default: aoegrid-demo.png, "
+                   "numbered if it exists)")
+    d.add_argument("--force", action="store_true", help="overwrite --out if it exists")
+    a = sub.add_parser("area", parents=[common], help="one area on a map: picture, JSON and a table")
     a.add_argument("map", help="map file (.dd2vtt, .uvtt, .df2vtt, Foundry .json, text map) or @demo")
-    a.add_argument("--shape", required=True, choices=SHAPES)
-    a.add_argument("--size", required=True, type=float, help="radius, length or side, in the map's unit")
+    a.add_argument("--shape", required=True, choices=shapes, help="a shape, or a Savage Worlds template")
+    a.add_argument("--size", type=float, help="radius, length or side, in the map's unit (not for templates)")
     a.add_argument("--at", required=True, help="point of origin x,y in grid units")
-    a.add_argument("--rules", default="starfinder", help=f"one of {', '.join(PRESETS)}")
+    a.add_argument("--rules", help=f"one of {', '.join(PRESETS)} (default starfinder; savage-worlds for templates)")
     a.add_argument("--mode", default="burst", choices=("burst", "emanation", "spread"))
-    a.add_argument("--direction", default="0", help="degrees clockwise from east, or N, NE, E, ...")
+    a.add_argument("--direction", help="cones and lines (required): degrees clockwise from east, or N, NE, E, "
+                   "north-east, ...; cubes: default 0, lined up with the grid")
     a.add_argument("--width", type=float, help="line width")
     a.add_argument("--height", type=float, help="cylinder height")
     a.add_argument("--elevation", type=float, default=0.0)
-    a.add_argument("-o", "--output", help="PNG or SVG picture to write")
-    a.add_argument("--json", help="JSON file to write")
+    a.add_argument("--units", **units)  # type: ignore[arg-type]
+    a.add_argument("-o", "--output", help="PNG or SVG picture to write, - for PNG on stdout")
+    a.add_argument("--json", help="JSON file to write, - for stdout")
     a.add_argument("--scale", type=float, default=24.0, help="pixels per square")
     a.add_argument("--force", action="store_true", help="overwrite existing output files")
-    t = sub.add_parser("best", help="the best placements of an area: most creatures to hit, none to avoid")
+    t = sub.add_parser("best", parents=[common], help="the best placements of an area: most creatures to hit, none to avoid")
     t.add_argument("map", help="map file (.dd2vtt, .uvtt, .df2vtt, Foundry .json, text map) or @demo")
-    t.add_argument("--shape", required=True, choices=SHAPES)
-    t.add_argument("--size", required=True, type=float, help="radius, length or side, in the map's unit")
+    t.add_argument("--shape", required=True, choices=shapes, help="a shape, or a Savage Worlds template")
+    t.add_argument("--size", type=float, help="radius, length or side, in the map's unit (not for templates)")
     t.add_argument("--caster", required=True, help="the caster: a square x,y (a medium creature) or a creature's name")
     t.add_argument("--range", help="how far the origin may be: a distance in the map's unit, or close, medium, long")
     t.add_argument("--level", type=int, default=1, help="caster level for close, medium and long ranges")
@@ -537,49 +846,58 @@ def parser() -> argparse.ArgumentParser:
     t.add_argument("--hit", action="append", required=True, help="tag or name of the creatures to reach (repeat or comma-separate)")
     t.add_argument("--avoid", action="append", help="tag or name of the creatures to spare (repeat or comma-separate)")
     t.add_argument("--max-avoid", type=int, default=0, help="creatures to avoid a placement may still reach (default 0)")
-    t.add_argument("--rules", default="starfinder", help=f"one of {', '.join(PRESETS)}")
+    t.add_argument("--rules", help=f"one of {', '.join(PRESETS)} (default starfinder; savage-worlds for templates)")
     t.add_argument("--mode", default="burst", choices=("burst", "emanation", "spread"))
     t.add_argument("--direction", action="append",
                    help="cones and lines: a direction to try (repeat; default every 5 degrees); cubes: their own")
     t.add_argument("--width", type=float, help="line width")
     t.add_argument("--height", type=float, help="cylinder height")
+    t.add_argument("--units", **units)  # type: ignore[arg-type]
     t.add_argument("--limit", type=int, default=5, help="how many placements to print (default 5)")
-    t.add_argument("-o", "--output", help="PNG or SVG score map to write")
-    t.add_argument("--json", help="JSON file of the placements to write")
+    t.add_argument("-o", "--output", help="PNG or SVG score map to write, - for PNG on stdout")
+    t.add_argument("--json", help="JSON file of the placements to write, - for stdout")
     t.add_argument("--scale", type=float, default=24.0, help="pixels per square")
     t.add_argument("--force", action="store_true", help="overwrite existing output files")
-    i = sub.add_parser("info", help="what a map file holds")
+    i = sub.add_parser("info", parents=[common], help="what a map file holds")
     i.add_argument("map")
-    b = sub.add_parser("batch", help="many areas from a CSV of placements, as JSON lines")
-    b.add_argument("map")
-    b.add_argument("placements", help="CSV with columns shape,size,x,y[,name,rules,mode,direction,width,height,elevation]")
+    b = sub.add_parser("batch", parents=[common], help="many areas from a CSV of placements, as JSON lines")
+    b.add_argument("map", help="map file or @demo (the default of a map column), or a folder of maps: every "
+                   "placement on every map")
+    b.add_argument("placements", help="CSV with columns shape,size,x,y[,name,map,rules,mode,direction,width,height,"
+                   "elevation]; map: a map file relative to the CSV")
     out = b.add_mutually_exclusive_group()
-    out.add_argument("--out", help="JSON lines file to write (default: stdout)")
+    out.add_argument("-o", "--out", help="JSON lines file to write, - for stdout (the default)")
     out.add_argument("--out-dir", help="folder to write one JSON file per row into (0001-name.json, ...)")
-    b.add_argument("--force", action="store_true")
+    b.add_argument("--force", action="store_true", help="overwrite existing output files")
+    b.add_argument("--skip-errors", action="store_true", help="write an error record for a bad row and go on")
+    b.add_argument("--resume", action="store_true", help="skip the rows already in --out or --out-dir, append the rest")
+    b.add_argument("--workers", type=int, help="processes to run rows on (default: every core)")
+    b.add_argument("--scheduler", metavar="ADDRESS", help="run the rows on a Dask cluster (tcp://host:8786); "
+                   'needs pip install "aoegrid[dask]"')
+    b.add_argument("--units", **units)  # type: ignore[arg-type]
     b.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 
 
 def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
     """Run the command line; returns the exit code."""
-    out = stdout or sys.stdout
+    out = _Stdout(stdout or sys.stdout)
     err = stderr or sys.stderr
     args = parser().parse_args(argv)
     try:
         if args.command == "demo":
-            text = demo(args.out)
+            text = demo(args.out, force=args.force, stdout=out.stream)
+            out.used = args.out == "-"
         elif args.command == "area":
-            resolve_rules(args.rules)
-            args.direction = _direction(args.direction)
-            text = _area_command(args)
+            resolve_rules(_default_rules(args.shape, args.rules))
+            text = _area_command(args, out)
         elif args.command == "best":
-            resolve_rules(args.rules)
-            text = _best_command(args, err)
+            resolve_rules(_default_rules(args.shape, args.rules))
+            text = _best_command(args, out, err)
         elif args.command == "info":
             text = _info_command(args)
         else:
-            text = _batch_command(args, err)
+            text = _batch_command(args, out, err)
     except (AoegridError, OSError) as exc:
         if args.debug:
             raise
@@ -596,7 +914,11 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
         print(f"aoegrid: error: internal error, {type(exc).__name__}: {_one_line(exc)} "
               f"(--debug shows the traceback; please report it)", file=err)
         return 2
-    print(text, file=out)
+    if text:
+        try:
+            print(text, file=err if out.used else out.stream)
+        except BrokenPipeError:  # piped into head: the reader has what it wanted
+            pass
     return 0
 
 

@@ -239,6 +239,8 @@ half_walls_st = st.lists(
 @settings(max_examples=60, deadline=None)
 @given(half_walls_st, st.tuples(st.integers(0, 2 * N), st.integers(0, 2 * N)))
 @example(walls=[((2, 2, 4, 2), None), ((4, 2, 4, 4), None)], origin=(2, 6))  # a joined corner, exactly on the ray
+# Free ends of two walls lined up with the origin, one wall on each side of the ray: the line passes.
+@example(walls=[((0, 0, 4, 0.5), None), ((0, 0.5, 0, 1), None)], origin=(17, 1))
 def test_lines_through_wall_ends_follow_the_tie_rules(walls, origin):
     # Walls and origin on half squares: points on the ray through a wall's end, at the end and as
     # far again beyond it, are exactly on it, so touching a free end passes and a corner blocks.

@@ -55,6 +55,9 @@ class Visibility:
     ay: FloatArray
     ex: FloatArray
     ey: FloatArray
+    #: The facing walls the polygon was built from, ``(n, 4)``: for exact
+    #: answers on the rays through wall ends (see :meth:`sees`).
+    walls: FloatArray = field(default_factory=lambda: np.empty((0, 4)), repr=False, compare=False)
     _polygon: FloatArray | None = field(default=None, init=False, repr=False, compare=False)
 
     def _radius(self, k: NDArray[np.intp], theta: FloatArray) -> FloatArray:
@@ -124,6 +127,10 @@ class Visibility:
         On the ray through a wall's end, the farther of the two sides: a
         line grazing a free end passes, a line into a joined corner stops.
         """
+        return self._reach_and_ties(theta)[0]
+
+    def _reach_and_ties(self, theta: FloatArray) -> tuple[FloatArray, BoolArray]:
+        """:meth:`_reach`, and whether each angle lies on an interval boundary (a ray through a wall's end)."""
         m = self.angles.size
         k = (np.searchsorted(self.angles, theta, side="right") - 1) % m
         r = self._radius(k, theta)
@@ -132,7 +139,7 @@ class Visibility:
         on_start = np.abs(_wrap(theta - start)) <= _ANGLE_TOL
         on_stop = np.abs(_wrap(theta - stop)) <= _ANGLE_TOL
         r = np.where(on_start, np.maximum(r, self._radius((k - 1) % m, theta)), r)
-        return np.where(on_stop, np.maximum(r, self._radius((k + 1) % m, theta)), r)
+        return np.where(on_stop, np.maximum(r, self._radius((k + 1) % m, theta)), r), on_start | on_stop
 
     def reach(self, theta: float) -> float:
         """How far a straight line from the origin at angle ``theta`` (radians) goes."""
@@ -144,8 +151,17 @@ class Visibility:
         px, py = np.broadcast_arrays(np.asarray(px, float), np.asarray(py, float))
         dx, dy = px - ox, py - oy
         dist = np.hypot(dx, dy)
-        r = self._reach(np.arctan2(dy, dx))
-        return np.asarray((dist <= r + _ON) | (dist <= _ON))
+        r, tie = self._reach_and_ties(np.arctan2(dy, dx))
+        out = np.asarray((dist <= r + _ON) | (dist <= _ON))
+        # On a ray through wall ends the two neighbouring intervals can miss a
+        # wall that only touches the ray there (ends of different walls lined
+        # up with the origin): those few lines are tested against every wall.
+        if tie.any() and len(self.walls):
+            k = np.flatnonzero(tie.ravel())
+            flat = out.ravel().copy()
+            flat[k] = _segment_clear(self.origin, self.walls, px.ravel()[k], py.ravel()[k]) | (dist.ravel()[k] <= _ON)
+            out = flat.reshape(out.shape)
+        return out
 
     def blocked_corners(self, window: Window) -> NDArray[np.int_]:
         """For each square of ``window``, how many of its four corners the origin cannot see."""
@@ -153,6 +169,53 @@ class Visibility:
         ys = np.arange(window.y0, window.y0 + window.height + 1, dtype=np.float64)
         seen = self.sees(xs[None, :], ys[:, None]).astype(np.int_)
         return 4 - (seen[:-1, :-1] + seen[:-1, 1:] + seen[1:, :-1] + seen[1:, 1:])
+
+
+def _segment_clear(origin: tuple[float, float], walls: FloatArray, px: FloatArray, py: FloatArray) -> BoolArray:
+    """Whether the segment from ``origin`` to each point passes every wall, by the tie rules.
+
+    Blocked by a proper crossing (each segment strictly on both sides of
+    the other), or by passing through an end shared by walls lying on both
+    sides of it (a joined corner). Touching a free end, or ending on a wall,
+    passes. Quantities within :data:`_ON` of zero count as zero.
+    """
+    ox, oy = origin
+    qx, qy = (px - ox)[:, None], (py - oy)[:, None]
+    length = np.hypot(qx, qy)
+    tol = _ON * np.maximum(length, 1.0)
+    ax, ay, bx, by = (walls[:, i][None, :] for i in range(4))
+
+    def side(x: FloatArray, y: FloatArray) -> FloatArray:
+        c = qx * (y - oy) - qy * (x - ox)
+        return np.where(np.abs(c) <= tol, 0.0, np.sign(c))
+
+    sa, sb = side(ax, ay), side(bx, by)
+    ex, ey = bx - ax, by - ay
+    wall_len = np.maximum(np.hypot(ex, ey), 1.0)
+    so = ex * (oy - ay) - ey * (ox - ax)
+    sq = ex * (qy + oy - ay) - ey * (qx + ox - ax)
+    so = np.where(np.abs(so) <= _ON * wall_len, 0.0, np.sign(so))
+    sq = np.where(np.abs(sq) <= _ON * wall_len, 0.0, np.sign(sq))
+    blocked = ((sa * sb) < 0) & ((so * sq) < 0)
+    # Joined corners: an end strictly inside the segment, shared by walls whose
+    # other ends lie on both sides of it.
+    end_x, end_y = np.concatenate([ax, bx], axis=1), np.concatenate([ay, by], axis=1)
+    other = np.concatenate([sb, sa], axis=1)
+    along = (end_x - ox) * qx + (end_y - oy) * qy
+    on = (side(end_x, end_y) == 0) & (along > tol * length) & (along < length * length - tol * length)
+    ends = np.stack([end_x[0], end_y[0]], axis=1)
+    _, group = np.unique(ends, axis=0, return_inverse=True)
+    group = group.ravel()
+
+    def touching(sign: float) -> BoolArray:
+        """Per point and shared end: a wall from that end has its other end on ``sign``'s side."""
+        hit = np.zeros((len(px), int(group.max()) + 1), dtype=bool)
+        rows, cols = np.nonzero(on & (other == sign))
+        hit[rows, group[cols]] = True
+        return hit
+
+    corner = (touching(1.0) & touching(-1.0)).any(axis=1)
+    return np.asarray(~(blocked.any(axis=1) | corner))
 
 
 def _wrap(a: FloatArray) -> FloatArray:
@@ -289,4 +352,4 @@ def visibility(
     tb = np.arctan2(ends[:, 3] - oy, ends[:, 2] - ox)
     both = np.concatenate([ta, tb])
     angles, win = sweep(both, np.argsort(both), _wrap(tb - ta) > 0, ends, ox, oy, _ANGLE_TOL)
-    return Visibility((float(ox), float(oy)), angles, lx[win], ly[win], lex[win], ley[win])
+    return Visibility((float(ox), float(oy)), angles, lx[win], ly[win], lex[win], ley[win], walls[used])

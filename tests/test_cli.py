@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import aoegrid as ag
+from aoegrid import export
 from aoegrid.cli import main
 from aoegrid.export import area_record
 
@@ -294,13 +295,14 @@ def test_best_prints_the_top_placements_and_writes_the_score_map(tmp_path):
                                              ag.Token(16, 15, name="Pip", tags={"enemy"})])
     plans = ag.best_placements(ag.Sphere(20), caster=m.token("Kira"), range=ag.Range("medium", level=1), on=m,
                                hit="enemy", avoid="ally", limit=3)
-    record = json.loads(out.read_text())
-    assert record["inputs"]["hit"] == ["enemy"] and record["inputs"]["range"] == "medium"
-    got = record["placements"]
-    assert [(tuple(p["at"]), p["score"], p["distance"]) for p in got] == [(p.at, p.score, p.distance) for p in plans]
-    assert [h["label"] for h in got[0]["hits"]] == [r.token.label for r in plans[0].hits]
-    assert got[0]["hits"][0] == {"label": "Mog", "name": "Mog", "x": 13, "y": 9, "cover": "none", "distance": 5.0}
-    assert sorted(map(tuple, got[0]["squares"])) == sorted(plans[0].area.squares) and got[0]["avoided"] == []
+    got = json.loads(out.read_text())
+    assert [r["record"] for r in got] == ["placement"] * 3 and all(r["schema"] == "aoegrid/1" for r in got)
+    for r in got:
+        export.validate(r)
+    assert [(tuple(p["at"]["point"]), p["score"], p["distance"]) for p in got] == [(p.at, p.score, p.distance) for p in plans]
+    assert [h["token"]["name"] for h in got[0]["hits"]] == [r.token.name for r in plans[0].hits]
+    assert got[0]["hits"][0]["token"]["name"] == "Mog" and got[0]["hits"][0]["cover"] == "none"
+    assert sorted(map(tuple, got[0]["area"]["squares"])) == sorted(plans[0].area.squares) and got[0]["avoided"] == []
     # Outputs are never overwritten without --force.
     again = run("best", "@demo", "--shape", "sphere", "--size", "20", "--caster", "3,12", "--tokens", tokens,
                 "--hit", "enemy", "-o", png)

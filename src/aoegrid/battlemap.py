@@ -315,9 +315,14 @@ class BattleMapCore:
 
     def __repr__(self) -> str:
         return (
-            f"<BattleMap {self.grid.width}x{self.grid.height}, {len(self.walls)} walls "
-            f"({len(self.doors)} doors/windows), {len(self.fog)} fog zones, {len(self.tokens)} tokens>"
+            f"<BattleMap {self.grid.width}x{self.grid.height}, {_count(len(self.walls), 'wall')} "
+            f"({_count(len(self.doors), 'door or window', 'doors or windows')}), "
+            f"{_count(len(self.fog), 'fog zone')}, {_count(len(self.tokens), 'token')}>"
         )
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 class _Prepared:

@@ -27,13 +27,12 @@ from typing import Any, NoReturn, TextIO
 from aoegrid import __version__, savage_worlds
 from aoegrid.area import Area, area
 from aoegrid.errors import AoegridError, AoegridWarning, InvalidValueError
-from aoegrid.export import area_record, batch_record, error_record
+from aoegrid.export import area_record, batch_record, error_record, placement_record
 from aoegrid.grid import Grid, memory_budget
 from aoegrid.maps import BattleMap
 from aoegrid.ranges import Range
 from aoegrid.rules import PRESETS, resolve_rules
 from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shape, Sphere
-from aoegrid.tactics import Placement
 from aoegrid.tokens import Token
 
 SHAPES = ("sphere", "cylinder", "cone", "line", "cube")
@@ -698,20 +697,6 @@ def _creatures(found: Sequence[Any]) -> str:
     return ", ".join(f"{r.token.label} ({'no cover' if r.cover_name == 'none' else r.cover_name})" for r in found)
 
 
-def _placement_record(rank: int, p: Placement) -> dict[str, Any]:
-    if isinstance(p.at, tuple):
-        at: Any = list(p.at)
-    else:  # a cone or line: its caster's space
-        space = p.at.space if isinstance(p.at, Token) else p.at
-        at = {"space": [space.x, space.y, space.width, space.height]}
-    return {
-        "rank": rank, "at": at, "direction": p.direction, "score": p.score, "distance": p.distance,
-        **{key: [{"label": r.token.label, "name": r.token.name, "x": r.token.x, "y": r.token.y, "cover": r.cover_name,
-                  "distance": r.distance} for r in found] for key, found in (("hits", p.hits), ("avoided", p.avoided))},
-        "squares": [list(q) for q in p.area.squares],
-    }
-
-
 def _best_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> str:
     import warnings
 
@@ -780,11 +765,9 @@ def _best_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> str
         _write_picture(fig, args.output, True, stdout)
         lines.append(f"picture: {'stdout' if args.output == '-' else args.output}")
     if args.json:
-        inputs = {k: v for k, v in vars(args).items() if k in (
-            "map", "shape", "size", "caster", "range", "level", "tokens", "hit", "avoid", "max_avoid", "rules", "mode",
-            "direction", "width", "height", "limit")}
-        record = {"inputs": inputs, "placements": [_placement_record(k, p) for k, p in enumerate(plans, start=1)]}
-        _write_text(args.json, json.dumps(record, indent=1) + "\n", args.force, stdout)
+        # aoegrid/1 placement records, best first (each carries its area's record).
+        records = [placement_record(p) for p in plans]
+        _write_text(args.json, json.dumps(records, indent=1) + "\n", args.force, stdout)
     return "\n".join(lines)
 
 

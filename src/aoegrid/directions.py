@@ -24,6 +24,10 @@ COMPASS: dict[str, float] = {
 _SQRT_HALF = math.sqrt(0.5)
 
 
+#: Full compass words, as a person types them ("east", "south-east").
+_WORDS = (("NORTH", "N"), ("SOUTH", "S"), ("EAST", "E"), ("WEST", "W"))
+
+
 def parse_direction(value: object, field: str = "direction") -> float:
     """Degrees in [0, 360) for a number of degrees or a compass name.
 
@@ -31,9 +35,13 @@ def parse_direction(value: object, field: str = "direction") -> float:
     --------
     >>> parse_direction("S"), parse_direction(-90), parse_direction(450)
     (90.0, 270.0, 90.0)
+    >>> parse_direction("south-east"), parse_direction("North West")
+    (45.0, 225.0)
     """
     if isinstance(value, str):
-        key = value.strip().upper()
+        key = value.strip().upper().replace("-", "").replace(" ", "").replace("_", "")
+        for word, letter in _WORDS:
+            key = key.replace(word, letter)
         if key not in COMPASS:
             raise InvalidValueError(
                 f"unknown {field} {value!r}; give degrees clockwise from east "

@@ -28,7 +28,7 @@ Examples
 ...     #########
 ... ''')
 >>> m
-<BattleMap 9x5, 13 walls (1 doors/windows), 0 fog zones, 2 tokens>
+<BattleMap 9x5, 13 walls (1 door or window), 0 fog zones, 2 tokens>
 >>> [(t.name, t.x, t.y) for t in m.tokens]
 [('a', 1, 1), ('b', 7, 3)]
 >>> door = m.door_near((4.5, 3.5))

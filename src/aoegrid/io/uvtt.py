@@ -101,7 +101,7 @@ def demo_map() -> BattleMap:
     >>> import aoegrid as ag
     >>> m = demo_map()
     >>> m
-    <BattleMap 20x20, 250 walls (3 doors/windows), 0 fog zones, 0 tokens>
+    <BattleMap 20x20, 250 walls (3 doors or windows), 0 fog zones, 0 tokens>
     >>> len(ag.area(ag.Sphere(20), at=(7, 7), on=m)) < len(ag.area(ag.Sphere(20), at=(7, 7), on=m.grid))
     True
     """

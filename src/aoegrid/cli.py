@@ -45,7 +45,6 @@ TEMPLATES: dict[str, Shape] = {
     "stream": savage_worlds.STREAM,
 }
 AIMED = ("cone", "line", "sw-cone", "stream")
-_COMPASS_WORDS = {"north": "N", "south": "S", "east": "E", "west": "W"}
 
 
 class UsageError(InvalidValueError):
@@ -772,16 +771,12 @@ def _best_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> str
 
 
 def _direction(text: str) -> float | str:
-    """Degrees as a number, or a compass name (E, SE, or spelt out: south-east) left for the shape to check."""
+    """Degrees as a number, or a compass name (E, SE, south-east) left for the shape to check."""
     text = text.strip() or "0"
     try:
         return float(text)
     except ValueError:
-        pass
-    words = text.lower().replace("-", " ").replace("southeast", "south east").replace("southwest", "south west")
-    words = words.replace("northeast", "north east").replace("northwest", "north west")
-    letters = [_COMPASS_WORDS.get(w) for w in words.split()]
-    return text if not letters or None in letters else "".join(letters)  # type: ignore[arg-type]
+        return text
 
 
 def parser() -> argparse.ArgumentParser:

@@ -3,8 +3,9 @@
 Run: ``python examples/fireball_at_each_door.py [MAP] [OUT.png]`` (default:
 the bundled cave map, ``fireball-doors.png``, never overwriting a file).
 For every door or window, a 20-ft Starfinder burst is placed at the grid
-intersection nearest the door's middle, on the side facing the map's centre,
-and the union of all those bursts is drawn and counted.
+intersection nearest the door's middle, on the side less open to the map's edge
+(facing the map's centre on a tie), and the union of all those bursts is
+drawn and counted.
 """
 
 from __future__ import annotations
@@ -16,20 +17,37 @@ from pathlib import Path
 import aoegrid as ag
 
 
+def outside(m: ag.BattleMap, p: tuple[int, int]) -> float:
+    """How far ``p`` is outside the map's walls: the squares on the map's edge a straight line from it reaches."""
+    if not m.grid.contains_point(p):
+        return math.inf
+    try:
+        reach = ag.area(ag.Sphere(5 * (m.grid.width + m.grid.height)), at=p, on=m).mask
+    except ag.OriginOnWallError:
+        return math.inf
+    return float(reach[0].sum() + reach[-1].sum() + reach[1:-1, 0].sum() + reach[1:-1, -1].sum())
+
+
 def door_origins(m: ag.BattleMap) -> list[tuple[int, int]]:
-    """An intersection beside each door, off the door's wall, on the grid."""
+    """An intersection beside each door, off the door's wall, on its inner side.
+
+    Of the two sides of a door, the one less open to the map's edge (a door
+    in an outer wall opens onto the outside, where a fireball would hit
+    nothing inside); on a tie, the one facing the map's centre.
+    """
     out = []
     cx, cy = m.grid.width / 2, m.grid.height / 2
     for i in m.doors:
         w = m.walls[i]
         mx, my = (w.start[0] + w.end[0]) / 2, (w.start[1] + w.end[1]) / 2
-        # Step half a square off the door toward the map's centre, then snap.
+        # Step half a square off the door to each side, then snap.
         dx, dy = w.end[0] - w.start[0], w.end[1] - w.start[1]
         nx, ny = -dy / math.hypot(dx, dy), dx / math.hypot(dx, dy)
         if (cx - mx) * nx + (cy - my) * ny < 0:
             nx, ny = -nx, -ny
-        p = (round(mx + 0.6 * nx), round(my + 0.6 * ny))
-        if m.grid.contains_point(p):
+        sides = [(round(mx + 0.6 * k * nx), round(my + 0.6 * k * ny)) for k in (1, -1)]
+        p = min(sides, key=lambda q: outside(m, q))  # the first, facing the centre, on a tie
+        if outside(m, p) < math.inf:
             out.append(p)
     return out
 
@@ -57,9 +75,5 @@ if __name__ == "__main__":
     out = Path(sys.argv[2] if len(sys.argv) > 2 else "fireball-doors.png")
     if out.exists():
         sys.exit(f"{out} exists; give another name")
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(6, 6))
-    plotting.plot_areas(areas, fig.add_subplot())
-    plotting.save(fig, out)
+    plotting.save(plotting.plot_areas(areas, title=f"A fireball at each door: {len(union)} squares"), out)
     print(f"picture: {out}")

@@ -78,7 +78,7 @@ def test_several_areas_and_comparison():
     fills = [x for x in artists if isinstance(x, PolyCollection) and "squares" in x.get_label()]
     assert [f.get_label() for f in fills] == ["starfinder sphere (44 squares)", f"sw5e cone ({len(areas[1])} squares)"]
     assert fills[0].get_facecolor()[0][:3] != pytest.approx(fills[1].get_facecolor()[0][:3])
-    fig = plotting.compare_presets(ag.Sphere(20), (8, 8), ag.Grid(16, 16))
+    fig = plotting.compare_presets(ag.Sphere(20), (8, 8), ag.Grid(16, 16)).figure
     titles = [ax.get_title() for ax in fig.axes]
     assert titles[0].startswith("starfinder: 44 squares") and titles[2].startswith("sw5e: 52 squares")
     with pytest.raises(ag.GridMismatchError, match=r"cannot draw areas from different grids together"):
@@ -94,7 +94,7 @@ def test_bad_and_empty_inputs():
     artists = plotting.plot_area(corner)
     assert by_label(artists, "area (0 squares)").get_paths() == []
     assert plotting.plot_image(m) == []  # a map without an image draws no image
-    with pytest.raises(ag.InvalidValueError, match=r"pictures are written as .png or .svg, got 'x.gif'"):
+    with pytest.raises(ag.InvalidValueError, match=r"pictures are written as .png, .svg or .html, got 'x.gif'"):
         plotting.save(other, "x.gif")
 
 
@@ -253,3 +253,199 @@ def test_score_maps_refuse_what_fits_no_lattice():
     # Scores that are not whole numbers get a continuous scale.
     artists = plotting.plot_scores(np.linspace(0, 1.5, 9 * 13).reshape(9, 13), m, legend=False)
     assert by_label(artists, "score").norm.vmax == pytest.approx(1.5)
+
+
+# --- issue 14: pictures good to look at --------------------------------------
+
+
+def cover_scene():
+    tokens = [ag.Token(9, 9, name="orc"), ag.Token(12, 8, name="goblin archer"), ag.Token(14, 9, name="goblin 2"),
+              ag.Token(7, 11, name="ally"), ag.Token(2, 2, name="a very long name indeed for a token")]
+    return ag.BattleMap(ag.Grid(20, 20), walls=[ag.Wall((13, 6), (13, 11)), ag.Wall((10, 7), (11, 7))], tokens=tokens)
+
+
+def test_squares_outlined_cover_badged_and_out_of_range_in_its_own_style():
+    m = cover_scene()
+    a = ag.area(ag.Sphere(20), at=(12, 12), on=m)
+    drawn = plotting.plot_area(a, color="#00aa00")
+    fill = by_label(drawn, f"area ({len(a)} squares)")
+    # Every square outlined in the area's colour, opaque, over a light fill.
+    assert fill.get_edgecolor()[0] == pytest.approx(to_rgba("#00aa00"))
+    assert fill.get_facecolor()[0][3] < 0.5 and fill.get_linewidth()[0] > 0
+    for grade, (label, size, _, _) in plotting.COVER_BADGES.items():
+        count = int(((a.cover == grade) & a.mask).sum())
+        if count:
+            badges = by_label(drawn, label)
+            # A triangle in each graded square's top-right corner, no hatching needed.
+            assert len(badges.get_paths()) == count and not badges.get_hatch()
+            v = badges.get_paths()[0].vertices[:3]
+            assert np.ptp(v[:, 0]) == pytest.approx(size)
+    assert any(x.get_label() == "partial cover" for x in drawn)
+    clipped = ag.clip_to_range(a, ag.Token(2, 2), 60)
+    drawn = plotting.plot_area(clipped, legend=True)
+    far = by_label(drawn, "out of range")
+    expected = sorted(set(a.squares) - set(clipped.squares))
+    assert square_corners(far) == expected and far.get_linestyle()[0][1] is not None  # dashed
+    blocked = square_corners(by_label(drawn, "blocked (total cover)"))
+    assert not set(blocked) & set(expected)  # squares a range dropped are not drawn as behind walls
+    assert "out of range" in [t.get_text() for t in by_label(drawn, "legend").get_texts()]
+
+
+def test_tokens_full_names_cover_badges_and_rings():
+    m = cover_scene()
+    a = ag.area(ag.Sphere(20), at=(12, 12), on=m)
+    drawn = plotting.plot_area(a, scale=48)
+    names = {x.get_label()[5:]: x.get_text() for x in drawn if x.get_label().startswith("name ")}
+    assert names["orc"] == "orc" and names["goblin archer"] == "goblin archer" and names["ally"] == "ally"
+    long = names["a very long name indeed for a token"]
+    assert long.endswith("\u2026") and len(long) >= 6  # shortened only because it cannot fit, never to three letters
+    graded = {r.token.label: r.cover for r in a.tokens() if r.cover > 0}
+    assert graded, "the scene must put a creature in cover"
+    for label, grade in graded.items():
+        badge = by_label(drawn, f"cover badge {label}")
+        assert badge.get_text() == ("\u00bd" if grade == 1 else "\u00be")
+        assert by_label(drawn, f"token {label} (affected)").get_edgecolor() == pytest.approx(to_rgba("#d62728"))
+    assert not any(x.get_label() == "cover badge ally" for x in drawn)
+
+
+def test_sizes_follow_scale_and_the_default_scale_reads_small_maps():
+    a = ag.area(ag.Sphere(10), at=(5, 5), on=ag.Grid(10, 12))
+    small, big = plotting.plot_area(a, scale=24), plotting.plot_area(a, scale=48)
+    assert by_label(big, "shape").get_linewidth() == pytest.approx(2 * by_label(small, "shape").get_linewidth())
+    assert by_label(big, "origin").get_markersize() == pytest.approx(2 * by_label(small, "origin").get_markersize())
+    assert by_label(big, "grid").get_linewidth()[0] == pytest.approx(2 * by_label(small, "grid").get_linewidth()[0])
+    m = ag.BattleMap(ag.Grid(10, 12), tokens=[ag.Token(3, 3, name="orc")])
+    t24, t48 = plotting.plot_map(m, scale=24), plotting.plot_map(m, scale=48)
+    assert by_label(t48, "name orc").get_fontsize() > by_label(t24, "name orc").get_fontsize()
+    assert plotting.default_scale(ag.Grid(10, 12)) == 80.0 and plotting.default_scale(ag.Grid(100, 100)) == 24.0
+    fig = plotting.plot_area(a).figure
+    assert fig.get_size_inches()[0] * fig.dpi >= 800
+
+
+def test_ticks_on_whole_squares_and_the_legend_outside_the_map():
+    a = ag.area(ag.Sphere(10), at=(5, 5), on=ag.Grid(10, 12))
+    fig = Figure()
+    ax = fig.add_subplot()
+    drawn = plotting.plot_area(a, ax, legend=True, title="burst")
+    FigureCanvasAgg = pytest.importorskip("matplotlib.backends.backend_agg").FigureCanvasAgg
+    FigureCanvasAgg(fig).draw()
+    assert all(float(t).is_integer() for t in ax.get_xticks()) and all(float(t).is_integer() for t in ax.get_yticks())
+    legend, axes_box = by_label(drawn, "legend").get_window_extent(), ax.get_window_extent()
+    assert legend.x0 >= axes_box.x1  # right of the map, covering none of it
+    assert ax.get_title() == "burst"
+    # On a Figure made here the picture widens for the legend; the map keeps its pixels.
+    drawn = plotting.plot_area(a, scale=30, legend=True, title="burst")
+    fig, box = drawn.figure, drawn.ax.get_position()
+    assert box.width * fig.get_size_inches()[0] * fig.dpi == pytest.approx(300)
+    assert box.height * fig.get_size_inches()[1] * fig.dpi == pytest.approx(360)
+    assert by_label(drawn, "legend").get_window_extent(FigureCanvasAgg(fig).get_renderer()).x0 >= box.x1 * fig.bbox.width - 1
+
+
+def test_one_return_convention_and_save_of_each_kind(tmp_path):
+    m = walled_map()
+    a = ag.area(ag.Sphere(20), at=(8, 8), on=m)
+    b = ag.area(ag.Cone(30, "E"), at=(4, 4), on=m)
+    results = [plotting.plot_area(a), plotting.plot_map(m), plotting.plot_areas([a, b]),
+               plotting.compare_presets(ag.Sphere(10), (5, 5), ag.Grid(10, 10))]
+    for k, drawn in enumerate(results):
+        assert isinstance(drawn, plotting.Drawing) and isinstance(drawn, list)
+        assert drawn.figure is drawn.ax.get_figure(root=True) and all(hasattr(x, "get_label") for x in drawn)
+        plotting.save(drawn, tmp_path / f"d{k}.png")
+        assert drawn._repr_png_()[:4] == b"\x89PNG"
+    fig = Figure()
+    ax = fig.add_subplot()
+    plain = list(plotting.plot_areas([a, b], ax))
+    for k, obj in enumerate([plain, ax, fig, a, m]):
+        plotting.save(obj, tmp_path / f"k{k}.png", legend=True, title="t")
+        assert (tmp_path / f"k{k}.png").read_bytes()[:4] == b"\x89PNG"
+    plotting.save(results[2], tmp_path / "d.svg")
+    assert "<svg" in (tmp_path / "d.svg").read_text()[:1000]
+    with pytest.raises(ag.InvalidValueError, match=r"save writes an Area, a BattleMap, a Figure, an Axes"):
+        plotting.save([1, 2], tmp_path / "x.png")
+    assert isinstance(a.plot(), type(ax)) and a.plot(ax) is ax and m.plot(ax, title="map").get_title() == "map"
+
+
+def test_distinct_legend_entries_for_distinct_areas():
+    g = ag.Grid(30, 30)
+    cones = [ag.area(ag.Cone(15, "E"), at=(5, 5), on=g), ag.area(ag.Cone(15, "E"), at=(5, 20), on=g)]
+    drawn = plotting.plot_areas(cones)
+    texts = [t.get_text() for t in by_label(drawn, "legend").get_texts()]
+    entries = [t for t in texts if "cone" in t]
+    assert len(entries) == 2 and entries[0] != entries[1] and entries[0].endswith("at (5, 5)")
+
+
+def test_html_has_a_tooltip_on_every_covered_square(tmp_path):
+    m = cover_scene()
+    a = ag.area(ag.Sphere(20), at=(12, 12), on=m)
+    page = a._repr_html_()
+    assert page.startswith("<svg") and "data:image/png;base64," in page
+    squares = [s for s in page.split("<rect ")[1:] if 'class="token"' not in s]
+    assert len(squares) == len(a)
+    x, y = next((x, y) for x, y in a.squares if a.cover[y, x] == 1)
+    frac = float(a.visible[y, x])
+    assert f"<title>square ({x}, {y}): visible {frac:.3g}, cover: cover (partial), distance " in page
+    assert "<title>goblin archer: space (12, 8) to (13, 9)</title>" in page
+    assert "<title>" in m._repr_html_()
+    plotting.save(a, tmp_path / "a.html")
+    text = (tmp_path / "a.html").read_text()
+    assert text.startswith("<!DOCTYPE html>") and text.count("<title>square (") == len(a)
+    plotting.save(plotting.plot_areas([a]), tmp_path / "f.html")
+    assert "<svg" in (tmp_path / "f.html").read_text()
+
+
+def test_html_of_a_big_area_is_the_png_alone(monkeypatch):
+    a = ag.area(ag.Sphere(20), at=(10, 10), on=ag.Grid(20, 20))
+    monkeypatch.setattr(plotting, "MAX_TOOLTIPS", 10)
+    page = a._repr_html_()
+    assert page.startswith("<img") and "<title>" not in page
+
+
+def uvtt_with_image(path, side, squares=10, fmt="PNG"):
+    import base64
+    import io
+    import json
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.new("RGB", (side, side), (200, 120, 40)).save(buf, format=fmt)
+    doc = {"format": 0.3, "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": squares, "y": squares},
+                                         "pixels_per_grid": side // squares},
+           "line_of_sight": [], "portals": [], "lights": [], "image": base64.b64encode(buf.getvalue()).decode()}
+    path.write_text(json.dumps(doc))
+    return ag.load_map(path)
+
+
+def test_a_map_image_is_shrunk_to_what_the_picture_needs(tmp_path):
+    m = uvtt_with_image(tmp_path / "m.dd2vtt", 2560)
+    img = by_label(plotting.plot_map(m, scale=24), "map image")
+    assert max(img.get_array().shape[:2]) <= 2 * 240 * 2  # never the full 2560 pixels
+    assert img.get_array()[0, 0, :3].tolist() == [200, 120, 40]
+    webp = uvtt_with_image(tmp_path / "w.dd2vtt", 1000, fmt="WEBP")
+    assert max(by_label(plotting.plot_map(webp, scale=10), "map image").get_array().shape[:2]) <= 400
+
+
+def test_an_image_past_pillow_s_bomb_limit_is_judged_by_aoegrid_s_budget(tmp_path, monkeypatch):
+    from PIL import Image
+
+    m = uvtt_with_image(tmp_path / "m.dd2vtt", 400)
+    monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 1000)  # Pillow would call this image a bomb
+    with __import__("warnings").catch_warnings():
+        __import__("warnings").simplefilter("error")
+        drawn = plotting.plot_map(m, scale=10)
+    assert by_label(drawn, "map image").get_array().shape[:2] == (200, 200)
+    assert Image.MAX_IMAGE_PIXELS == 1000  # Pillow's own setting is left as it was
+    monkeypatch.setattr(plotting, "memory_budget", lambda: 100_000)
+    with pytest.raises(ag.InvalidValueError, match=r"the map's image is 400 x 400 pixels .* draw the map without it"):
+        plotting.plot_map(m)
+    assert len(plotting.plot_map(m, image=False)) > 0
+
+
+def test_the_demo_comparison_has_a_title_a_legend_and_the_counts():
+    g = ag.Grid(12, 12)
+    panels = [(name, ag.area(ag.Sphere(15), at=(6, 6), on=g, rules=name)) for name in ("starfinder", "sw5e")]
+    drawn = plotting.compare(panels, columns=1, title="bursts")
+    fig = drawn.figure
+    assert fig.get_suptitle() == "bursts" and len(fig.axes) == 2
+    assert [ax.get_title() for ax in fig.axes] == [f"{n}: {len(a)} squares" for n, a in panels]
+    assert "area" in [t.get_text() for t in by_label(drawn, "legend").get_texts()]

@@ -9,14 +9,14 @@ with creature queries (:mod:`aoegrid.targets`) and pictures
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aoegrid.battlemap import BattleMapCore
 from aoegrid.build import build_area
 from aoegrid.errors import IllegalOriginError, InvalidTypeError, InvalidValueError
 from aoegrid.grid import Grid
 from aoegrid.options import Mode
-from aoegrid.plotting import png_bytes
+from aoegrid.plotting import html_of, plot_area, png_bytes
 from aoegrid.ranges import Range, check_origin
 from aoegrid.result import AreaCore
 from aoegrid.rules import Rules
@@ -24,6 +24,9 @@ from aoegrid.shapes import Shape
 from aoegrid.targets import Reached, reached
 from aoegrid.text import render
 from aoegrid.tokens import Space, Token
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 
 def area(
@@ -228,9 +231,32 @@ class Area(AreaCore):
         now = {r.token.label: r.token for r in after.tokens(pool)}
         return [t for k, t in now.items() if k not in before], [t for k, t in before.items() if k not in now]
 
+    def plot(self, ax: Axes | None = None, **kw: Any) -> Axes:
+        """Draw the area on its map (:func:`aoegrid.plotting.plot_area`, same options) and return the Axes.
+
+        As geopandas' ``GeoDataFrame.plot``: pass an Axes to draw on it, or
+        get a new one (on a new Figure, not pyplot's).
+
+        Examples
+        --------
+        >>> import aoegrid as ag
+        >>> ax = ag.area(ag.Sphere(10), at=(4, 4), on=ag.Grid(8, 8)).plot(legend=True)
+        >>> [t.get_text() for t in ax.get_legend().get_texts()]
+        ['area (12 squares)', 'shape', 'origin']
+        """
+        return plot_area(self, ax, **kw).ax
+
     def _repr_png_(self) -> bytes:
         """The picture Jupyter shows (drawn without touching pyplot's state)."""
         return png_bytes(self)
+
+    def _repr_html_(self) -> str:
+        """An inline SVG of the picture, each covered square with a tooltip (:func:`aoegrid.plotting.html_of`).
+
+        The tooltip (``<title>``) gives the square, its visible fraction, its
+        cover and its distance from the origin; it needs no kernel or script.
+        """
+        return html_of(self)
 
     def to_text(self, *, margin: int | None = None) -> str:
         """A text picture: ``#`` covered, ``.`` not, the origin marked.

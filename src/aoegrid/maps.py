@@ -6,10 +6,13 @@ presentation; map files (:mod:`aoegrid.io`) return this class.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aoegrid.battlemap import BattleMapCore
-from aoegrid.plotting import png_bytes
+from aoegrid.plotting import html_of, plot_map, png_bytes
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
 
 
 class BattleMap(BattleMapCore):
@@ -20,6 +23,22 @@ class BattleMap(BattleMapCore):
         """The walls as a GeoJSON-like MultiLineString in grid units (x right, y down)."""
         return {"type": "MultiLineString", "coordinates": [[w.start, w.end] for w in self.walls]}
 
+    def plot(self, ax: Axes | None = None, **kw: Any) -> Axes:
+        """Draw the map (:func:`aoegrid.plotting.plot_map`, same options) and return the Axes, as geopandas does.
+
+        Examples
+        --------
+        >>> import aoegrid as ag
+        >>> ax = ag.BattleMap(ag.Grid(6, 4), walls=[ag.Wall((3, 0), (3, 4))]).plot(title="a wall")
+        >>> ax.get_title(), ax.get_xlim()
+        ('a wall', (np.float64(0.0), np.float64(6.0)))
+        """
+        return plot_map(self, ax, **kw).ax
+
     def _repr_png_(self) -> bytes:
         """The picture Jupyter shows (drawn without touching pyplot's state)."""
         return png_bytes(self)
+
+    def _repr_html_(self) -> str:
+        """An inline SVG of the picture, each token with a tooltip (:func:`aoegrid.plotting.html_of`)."""
+        return html_of(self)

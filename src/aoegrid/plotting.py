@@ -2,24 +2,31 @@
 
 matplotlib is imported here only, and pyplot never: every function draws on
 the Axes it is given (or on a new :class:`matplotlib.figure.Figure`) and
-returns the artists it added, so users compose them in their own figures.
-Coordinates are grid units with y growing down, as on the map.
+returns a :class:`Drawing`: the list of artists it added, each labelled, with
+the Axes (``.ax``) and Figure (``.figure``) they are on, so users compose
+pictures in their own figures and :func:`save` writes any of them.
+Coordinates are grid units with y growing down, as on the map. Marker, text
+and line sizes follow the picture's pixels a square (``scale``).
 
 Examples
 --------
 >>> import aoegrid as ag
 >>> from aoegrid.plotting import plot_area
 >>> a = ag.area(ag.Sphere(20), at=(10, 10), on=ag.Grid(20, 20))
->>> artists = plot_area(a)
->>> [x.get_label() for x in artists if x.get_label().startswith("area")]
-['area (44 squares)']
+>>> drawn = plot_area(a)
+>>> [x.get_label() for x in drawn if x.get_label().startswith("area")], drawn.figure is drawn.ax.figure
+(['area (44 squares)'], True)
 """
 
 from __future__ import annotations
 
+import base64
+import html
 import io
 import itertools
 import math
+import threading
+import weakref
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -28,11 +35,13 @@ import numpy as np
 from aoegrid._validate import point
 from aoegrid.battlemap import BattleMapCore
 from aoegrid.build import build_area
-from aoegrid.cover import Cover
+from aoegrid.cover import GRADES, Cover
 from aoegrid.directions import right_normal, unit_vector
+from aoegrid.distance import measure
 from aoegrid.errors import GridMismatchError, InvalidValueError
-from aoegrid.grid import Grid
-from aoegrid.options import ConeKind
+from aoegrid.grid import Grid, memory_budget
+from aoegrid.options import ConeKind, Inclusion
+from aoegrid.raster import center_offsets, far_offsets
 from aoegrid.regions import ConvexPolygon, Region, RoundedRect
 from aoegrid.result import AreaCore
 from aoegrid.rules import resolve_rules
@@ -49,7 +58,7 @@ if TYPE_CHECKING:
 
 #: Colours of successive areas on one picture.
 AREA_COLORS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b")
-#: How each kind of wall is drawn: (colour, line style, width).
+#: How each kind of wall is drawn: (colour, line style, width in points at 24 pixels a square).
 WALL_STYLES = {
     "wall": ("#000000", "solid", 2.5),
     "door": ("#8b4513", "solid", 3.5),
@@ -58,37 +67,119 @@ WALL_STYLES = {
     "one-way": ("#7f7f7f", "dashdot", 2.5),
     "sight only": ("#bcbd22", "dashed", 2.0),
 }
+#: How cover is marked on a square: (label, badge size as a fraction of the square, fill, edge).
+COVER_BADGES = {
+    Cover.PARTIAL: ("partial cover", 0.32, "#ffffff", "#000000"),
+    Cover.THREE_QUARTERS: ("three-quarters cover", 0.55, "#000000", "#ffffff"),
+}
+#: Squares of the shape a range clips away (``clip_to_range``): grey, dashed.
+OUT_OF_RANGE = "#7f7f7f"
+#: Above this many covered squares ``_repr_html_`` shows the plain PNG, without per-square tooltips.
+MAX_TOOLTIPS = 20_000
+#: Points a square at the reference scale, 24 pixels a square at 100 dpi; sizes are given at it.
+_REF = 24 * 72 / 100
+_DPI = 100.0
 
 
-def _axes(ax: Axes | None, grid: Grid, scale: float = 24.0) -> Axes:
-    """The Axes to draw on, set up for a grid: equal aspect, y down."""
+class Drawing(list):  # type: ignore[type-arg]
+    """What a plotting function drew: the list of its artists, with their Axes and Figure.
+
+    A plain list of :class:`matplotlib.artist.Artist` (each labelled), so
+    ``[a.get_label() for a in drawing]`` works; ``ax`` and ``figure`` are
+    where it was drawn; :func:`save` writes it, and Jupyter shows it.
+    """
+
+    def __init__(self, artists: Iterable[Artist], ax: Axes) -> None:
+        super().__init__(artists)
+        self.ax = ax
+
+    @property
+    def figure(self) -> Figure:
+        """The Figure drawn on."""
+        fig = self.ax.get_figure(root=True)
+        assert fig is not None
+        return fig  # type: ignore[return-value]
+
+    def _repr_png_(self) -> bytes:
+        return _png(self.figure)
+
+
+def default_scale(grid: Grid) -> float:
+    """Pixels a square of a new picture: 24, more for small maps so they are at least 800 pixels across.
+
+    Tall maps are held to about 1,200 pixels high.
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> default_scale(ag.Grid(10, 12)), default_scale(ag.Grid(40, 30))
+    (80.0, 24.0)
+    """
+    return max(24.0, min(800.0 / grid.width, 1200.0 / grid.height))
+
+
+#: Figures made here, with the size of their map in inches, so a legend or title can widen them.
+_OWN: weakref.WeakKeyDictionary[Any, tuple[float, float]] = weakref.WeakKeyDictionary()
+
+
+def _axes(ax: Axes | None, grid: Grid, scale: float | None = None) -> Axes:
+    """The Axes to draw on, set up for a grid: equal aspect, y down, ticks on whole squares."""
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     if ax is None:
-        dpi = 100.0
-        fig = Figure(figsize=(grid.width * scale / dpi, grid.height * scale / dpi), dpi=dpi)
+        scale = default_scale(grid) if scale is None else scale
+        w, h = grid.width * scale / _DPI, grid.height * scale / _DPI
+        fig = Figure(figsize=(w, h), dpi=_DPI)
         ax = fig.add_axes((0, 0, 1, 1))
         ax.set_axis_off()
+        _OWN[fig] = (w, h)
     ax.set_xlim(0, grid.width)
     ax.set_ylim(grid.height, 0)
     ax.set_aspect("equal")
+    for axis in (ax.xaxis, ax.yaxis):
+        axis.set_major_locator(MaxNLocator(integer=True))
     return ax
+
+
+def _unit(ax: Axes, grid: Grid) -> float:
+    """Points a square on this Axes: every marker, text and line is sized from it."""
+    fig = ax.get_figure(root=True)
+    assert fig is not None
+    box = ax.get_position()
+    fw, fh = fig.get_size_inches()
+    return float(min(box.width * fw / grid.width, box.height * fh / grid.height) * 72)
+
+
+def _lw(u: float, width: float) -> float:
+    """A line ``width`` points wide at the reference scale, at this one (never thinner than a hairline)."""
+    return max(0.3, width * u / _REF)
+
+
+def _font(u: float) -> float:
+    """Text size for labels on the map: a third of a square, readable at any scale."""
+    return float(np.clip(u * 0.34, 6.0, 16.0))
 
 
 def _squares(squares: Iterable[tuple[int, int]]) -> list[list[tuple[int, int]]]:
     return [[(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)] for x, y in squares]
 
 
-def plot_grid(grid: Grid, ax: Axes | None = None, *, color: str = "#bbbbbb") -> list[Artist]:
+def _cells(mask: np.ndarray) -> list[list[tuple[int, int]]]:
+    ys, xs = np.nonzero(mask)
+    return _squares(zip(xs.tolist(), ys.tolist()))
+
+
+def plot_grid(grid: Grid, ax: Axes | None = None, *, color: str = "#bbbbbb") -> Drawing:
     """Grid lines, one square apart."""
     from matplotlib.collections import LineCollection
 
     ax = _axes(ax, grid)
     lines = [[(x, 0), (x, grid.height)] for x in range(grid.width + 1)]
     lines += [[(0, y), (grid.width, y)] for y in range(grid.height + 1)]
-    coll = LineCollection(lines, colors=color, linewidths=0.5, label="grid", zorder=1)
+    coll = LineCollection(lines, colors=color, linewidths=_lw(_unit(ax, grid), 0.5), label="grid", zorder=1)
     ax.add_collection(coll)
-    return [coll]
+    return Drawing([coll], ax)
 
 
 def _wall_style(w: Wall) -> str:
@@ -103,11 +194,12 @@ def _wall_style(w: Wall) -> str:
     return "wall"
 
 
-def plot_walls(bmap: BattleMapCore, ax: Axes | None = None) -> list[Artist]:
+def plot_walls(bmap: BattleMapCore, ax: Axes | None = None) -> Drawing:
     """The map's walls: doors, open doors, windows and one-way walls each distinct."""
     from matplotlib.collections import LineCollection
 
     ax = _axes(ax, bmap.grid)
+    u = _unit(ax, bmap.grid)
     groups: dict[str, list[list[tuple[float, float]]]] = {}
     for w in bmap.walls:
         groups.setdefault(_wall_style(w), []).append([w.start, w.end])
@@ -117,60 +209,167 @@ def plot_walls(bmap: BattleMapCore, ax: Axes | None = None) -> list[Artist]:
     out: list[Artist] = []
     for kind, segs in groups.items():
         color, style, width = WALL_STYLES[kind]
-        coll = LineCollection(segs, colors=color, linestyles=style, linewidths=width, label=kind, zorder=5)
+        coll = LineCollection(segs, colors=color, linestyles=style, linewidths=_lw(u, width), label=kind, zorder=5)
         ax.add_collection(coll)
         out.append(coll)
-    return out
+    return Drawing(out, ax)
+
+
+def _fit_name(name: str, room: float, size: float) -> tuple[str, float]:
+    """A name and font size so the name fits ``room`` points: smaller type first, then shortened.
+
+    Shortening keeps at least six characters (with an ellipsis), so similar
+    names ("goblin 1", "goblin 2") stay apart as far as they can.
+    """
+    glyph = 0.6  # average glyph width of the sans-serif face, in ems
+    smallest = max(6.0, size * 0.7)
+    size = min(size, room / (glyph * max(len(name), 1)))
+    if size >= smallest:
+        return name, size
+    keep = max(6, int(room / (glyph * smallest)))
+    return (name if len(name) <= keep else name[: keep - 1] + "\u2026"), smallest
 
 
 def plot_tokens(
     tokens: Sequence[Any], grid: Grid, ax: Axes | None = None, *, affected: Iterable[Any] = ()
-) -> list[Artist]:
-    """Tokens as discs sized to their space; affected ones ringed in red."""
+) -> Drawing:
+    """Tokens as discs sized to their space, named in full; affected ones ringed, cover shown by a badge.
+
+    ``affected`` holds tokens or :class:`~aoegrid.targets.Reached` records;
+    a reached creature with cover gets a badge (``"½"``, ``"¾"``) on its
+    disc, labelled ``"cover badge NAME"``.
+    """
+    from matplotlib import patheffects
     from matplotlib.patches import Circle
 
     ax = _axes(ax, grid)
-    hit = {t.label for t in affected}
+    u = _unit(ax, grid)
+    hit: dict[str, Cover] = {}
+    for r in affected:
+        token = getattr(r, "token", r)
+        hit[token.label] = Cover(getattr(r, "cover", Cover.NONE))
+    halo = [patheffects.withStroke(linewidth=_lw(u, 2.0), foreground="white")]
     out: list[Artist] = []
     for t in tokens:
         w, h = t.footprint
         cx, cy = t.space.center
         is_hit = t.label in hit
-        disc = Circle((cx, cy), 0.4 * min(w, h), facecolor="#f5deb3", edgecolor="#d62728" if is_hit else "#333333",
-                      linewidth=2.5 if is_hit else 1.0, zorder=6, label=f"token {t.label}{' (affected)' if is_hit else ''}")
+        r = 0.4 * min(w, h)
+        disc = Circle((cx, cy), r, facecolor="#f5deb3", edgecolor="#d62728" if is_hit else "#333333",
+                      linewidth=_lw(u, 3.0 if is_hit else 1.0), zorder=6,
+                      label=f"token {t.label}{' (affected)' if is_hit else ''}")
         ax.add_patch(disc)
         out.append(disc)
         if t.name:
-            out.append(ax.text(cx, cy, t.name[:3], ha="center", va="center", fontsize=7, zorder=7))
-    return out
+            # A name may run past its disc (to 2.2 squares), haloed so it reads over anything.
+            name, size = _fit_name(t.name, 2.2 * w * u, _font(u) * min(1.0, max(w, 1) ** 0.5))
+            out.append(ax.text(cx, cy, name, ha="center", va="center", fontsize=size, zorder=7,
+                               path_effects=halo, label=f"name {t.label}"))
+        grade = hit.get(t.label, Cover.NONE)
+        if grade in COVER_BADGES:
+            bx, by = cx + r * 0.75, cy - r * 0.75
+            out.append(ax.text(bx, by, "\u00bd" if grade is Cover.PARTIAL else "\u00be", ha="center", va="center",
+                               fontsize=max(5.0, _font(u) * 0.9), color="white", fontweight="bold", zorder=8,
+                               bbox={"boxstyle": "circle,pad=0.15", "facecolor": "#000000", "edgecolor": "white",
+                                     "linewidth": _lw(u, 1.0)},
+                               label=f"cover badge {t.label}"))
+    return Drawing(out, ax)
 
 
-def plot_image(bmap: BattleMapCore, ax: Axes | None = None) -> list[Artist]:
-    """The map's own image underneath, when its file had one."""
+#: Pillow's decompression-bomb limit is a global; it is lifted only while aoegrid opens a map's image.
+_PIL_LOCK = threading.Lock()
+
+
+def _image_pixels(data: bytes, width_px: int, height_px: int) -> np.ndarray:
+    """A map image decoded once and shrunk at once to about ``width_px`` x ``height_px``.
+
+    Pillow's own decompression-bomb limit is replaced by aoegrid's memory
+    budget: an image whose decoded pixels fit in :func:`aoegrid.grid.memory_budget`
+    is drawn whatever its size; a larger one is refused before it is decoded.
+    """
+    from PIL import Image, UnidentifiedImageError
+
+    with _PIL_LOCK:
+        limit, Image.MAX_IMAGE_PIXELS = Image.MAX_IMAGE_PIXELS, None
+        try:
+            img = Image.open(io.BytesIO(data))
+        except (UnidentifiedImageError, OSError) as e:
+            raise InvalidValueError(f"the map's image cannot be read: {e}") from None
+        finally:
+            Image.MAX_IMAGE_PIXELS = limit
+    w, h = img.size
+    need = w * h * 4
+    if need > memory_budget():
+        raise InvalidValueError(
+            f"the map's image is {w:,} x {h:,} pixels ({need / 2**30:.1f} GiB decoded), more than the "
+            f"{memory_budget() / 2**30:.1f} GiB a query may take on this machine: draw the map without it (image=False)"
+        )
+    mode = "RGBA" if img.mode in ("RGBA", "LA", "PA", "P") or "transparency" in img.info else "RGB"
+    # JPEG decodes at a fraction of its size directly; other formats decode whole, then shrink at once.
+    img.draft(mode, (width_px, height_px))
+    try:
+        factor = max(1, min(img.size[0] // max(width_px, 1), img.size[1] // max(height_px, 1)))
+        if factor > 1:
+            img = img.reduce(factor)
+        if img.size[0] > 1.5 * width_px:
+            img = img.resize((width_px, height_px), Image.Resampling.LANCZOS)
+        return np.asarray(img.convert(mode))
+    except (OSError, ValueError) as e:
+        raise InvalidValueError(f"the map's image cannot be decoded: {e}") from None
+
+
+def plot_image(bmap: BattleMapCore, ax: Axes | None = None) -> Drawing:
+    """The map's own image underneath, when its file had one, at the resolution the picture needs."""
     ax = _axes(ax, bmap.grid)
     info = getattr(bmap, "info", None)
     if info is None or not hasattr(info, "image"):
-        return []
+        return Drawing([], ax)
     got = info.image()
     if got is None:
-        return []
+        return Drawing([], ax)
     data = got[0] if isinstance(got, tuple) else got
-    from PIL import Image
-
-    pixels = np.asarray(Image.open(io.BytesIO(data)).convert("RGBA"))
     g = bmap.grid
-    img = ax.imshow(pixels, extent=(0, g.width, g.height, 0), zorder=0, interpolation="bilinear", label="map image")
+    fig = ax.get_figure(root=True)
+    assert fig is not None
+    box = ax.get_position()
+    fw, fh = fig.get_size_inches()
+    # Twice the Axes' pixels keeps the image sharp once resampled; never more than that is decoded into matplotlib.
+    pixels = _image_pixels(data, max(1, math.ceil(2 * box.width * fw * fig.dpi)),
+                           max(1, math.ceil(2 * box.height * fh * fig.dpi)))
+    img = ax.imshow(pixels, extent=(0, g.width, g.height, 0), zorder=0, interpolation="antialiased", label="map image")
     ax.set_xlim(0, g.width)
     ax.set_ylim(g.height, 0)
-    return [img]
+    return Drawing([img], ax)
 
 
 def plot_map(bmap: BattleMapCore, ax: Axes | None = None, *, image: bool = True, grid: bool = True,
-             tokens: bool = True) -> list[Artist]:
-    """The map: its image (when it has one), grid lines, walls and tokens."""
+             tokens: bool = True, legend: bool = False, title: str | None = None,
+             scale: float | None = None) -> Drawing:
+    """The map: its image (when it has one), grid lines, walls and tokens.
+
+    Parameters
+    ----------
+    bmap : BattleMap
+    ax : Axes, optional
+        Drawn on a new Figure, ``scale`` pixels a square, when not given.
+    image, grid, tokens : bool
+        Draw the map's image, its grid lines, its tokens.
+    legend : bool
+        Add a legend, outside the map.
+    title : str, optional
+        A title above the map.
+    scale : float, optional
+        Pixels a square of a new Figure (default :func:`default_scale`).
+
+    Returns
+    -------
+    Drawing
+        The artists added (``"map image"``, ``"grid"``, walls by kind,
+        tokens), with ``.ax`` and ``.figure``.
+    """
     if not isinstance(bmap, BattleMapCore):
         raise InvalidValueError(f"plot_map draws an aoegrid.BattleMap, got {bmap!r}")
-    ax = _axes(ax, bmap.grid)
+    ax = _axes(ax, bmap.grid, scale)
     out: list[Artist] = []
     if image:
         out += plot_image(bmap, ax)
@@ -179,7 +378,7 @@ def plot_map(bmap: BattleMapCore, ax: Axes | None = None, *, image: bool = True,
     out += plot_walls(bmap, ax)
     if tokens and bmap.tokens:
         out += plot_tokens(bmap.tokens, bmap.grid, ax)
-    return out
+    return _finish(Drawing(out, ax), legend, title)
 
 
 def outline(a: AreaCore, samples: int = 96) -> np.ndarray | None:
@@ -247,42 +446,74 @@ def _chain(pieces: list[tuple[str, np.ndarray]]) -> list[tuple[str, np.ndarray]]
     return out
 
 
+def _unclipped(a: AreaCore) -> np.ndarray:
+    """The squares the area's recipe covers before a range clipped it (``clip_to_range``).
+
+    A clipped area shares its recipe and its worked-out reach with the area
+    it came from, so this recomputes only which squares that reach takes.
+    """
+    if a.recipe is None:
+        return a.mask
+    whole = type(a)(a.grid, a.window, a._shape_local, shape=a.shape, origin=a.origin, rules=a.rules, mode=a.mode,
+                    recipe=a.recipe)
+    for name in ("_vis", "_visible", "_cover", "_sight", "_path"):
+        setattr(whole, name, getattr(a, name))
+    return whole.mask
+
+
 def plot_area(
     a: AreaCore,
     ax: Axes | None = None,
     *,
     color: str | None = None,
-    alpha: float = 0.45,
+    alpha: float = 0.3,
     label: str | None = None,
     on: BattleMapCore | None = None,
     map_layers: bool = True,
     legend: bool = False,
-) -> list[Artist]:
-    """An area: its squares filled, cover hatched, blocked squares shown, outline and origin.
+    title: str | None = None,
+    scale: float | None = None,
+) -> Drawing:
+    """An area: each covered square outlined over a light fill, cover badged, blocked and out-of-range squares shown.
 
     Parameters
     ----------
     a : Area
     ax : Axes, optional
-        Drawn on a new Figure when not given.
+        Drawn on a new Figure, ``scale`` pixels a square, when not given.
     color : str, optional
-        Fill colour of the covered squares (default red).
+        Colour of the covered squares' outlines and fill (default red).
+    alpha : float
+        Opacity of the fill; the outlines are opaque, as Foundry draws a template.
+    label : str, optional
+        The area's legend entry (default ``"area (N squares)"``).
     on : BattleMap, optional
         The map to draw underneath; by default the area's own map. Must be on
         the area's grid.
     map_layers : bool
         Draw the map (image, grid, walls, tokens) underneath.
     legend : bool
-        Add a legend of what was drawn.
+        Add a legend of what was drawn, outside the map (a Figure made here
+        is widened to hold it).
+    title : str, optional
+        A title above the map.
+    scale : float, optional
+        Pixels a square of a new Figure (default :func:`default_scale`);
+        markers, text and lines are sized from the picture's pixels a square.
 
     Returns
     -------
-    list of Artist
-        Everything added, labelled: ``"area (N squares)"``, ``"partial cover"``,
-        ``"three-quarters cover"``, ``"blocked (total cover)"``, ``"shape"``,
-        ``"origin"``, walls by kind, tokens.
+    Drawing
+        Everything added, labelled: ``"area (N squares)"`` (the squares,
+        filled and outlined), ``"partial cover"`` and ``"three-quarters
+        cover"`` (badges in the squares' corners: white, and larger black),
+        ``"blocked (total cover)"`` (dotted grey), ``"out of range"``
+        (squares ``clip_to_range`` dropped: dashed grey outlines),
+        ``"shape"``, ``"origin"``, walls by kind, tokens (affected ones
+        ringed, badged when in cover), ``"legend"``.
     """
     from matplotlib.collections import PolyCollection
+    from matplotlib.colors import to_rgba
     from matplotlib.patches import Polygon, Rectangle
 
     if not isinstance(a, AreaCore):
@@ -293,53 +524,63 @@ def plot_area(
             f"the area is on a {a.grid.width}x{a.grid.height} grid, the map on a "
             f"{bmap.grid.width}x{bmap.grid.height} one: compute the area on this map"
         )
-    ax = _axes(ax, a.grid)
+    ax = _axes(ax, a.grid, scale)
+    u = _unit(ax, a.grid)
     color = color or AREA_COLORS[0]
     out: list[Artist] = []
     if map_layers:
         out += plot_map(bmap, ax, tokens=False) if bmap is not None else plot_grid(a.grid, ax)
     squares = a.squares
-    fill = PolyCollection(_squares(squares), facecolors=color, edgecolors="none", alpha=alpha,
-                          label=label or f"area ({len(squares)} squares)", zorder=2)
+    # Each square outlined in the area's colour, as Foundry highlights a template: a fill alone blends into floors.
+    fill = PolyCollection(_squares(squares), facecolors=[to_rgba(color, alpha)], edgecolors=[to_rgba(color, 1.0)],
+                          linewidths=_lw(u, 1.2), label=label or f"area ({len(squares)} squares)", zorder=2)
     ax.add_collection(fill)
     out.append(fill)
+    whole = _unclipped(a)
+    far = whole & ~a.mask
+    if far.any():
+        coll = PolyCollection(_cells(far), facecolors="none", edgecolors=OUT_OF_RANGE, linestyles="--",
+                              linewidths=_lw(u, 1.0), label="out of range", zorder=2)
+        ax.add_collection(coll)
+        out.append(coll)
     if a.battlemap is not None:
         cover = a.cover
-        shape_mask = a.shape_mask
-        for grade, hatch, name in ((Cover.PARTIAL, "//", "partial cover"), (Cover.THREE_QUARTERS, "xx", "three-quarters cover")):
+        for grade, (name, size, face, edge) in COVER_BADGES.items():
             ys, xs = np.nonzero((cover == grade) & a.mask)
             if xs.size:
-                coll = PolyCollection(_squares(zip(xs.tolist(), ys.tolist())), facecolors="none", edgecolors="#333333",
-                                      hatch=hatch, linewidths=0, label=name, zorder=3)
+                # A corner badge in black and white reads over any floor, where hatching vanished on striped ones.
+                tris = [[(x + 1 - size, y), (x + 1, y), (x + 1, y + size)] for x, y in zip(xs.tolist(), ys.tolist())]
+                coll = PolyCollection(tris, facecolors=face, edgecolors=edge, linewidths=_lw(u, 0.8), label=name,
+                                      zorder=3)
                 ax.add_collection(coll)
                 out.append(coll)
-        ys, xs = np.nonzero(shape_mask & ~a.mask)
-        if xs.size:
-            coll = PolyCollection(_squares(zip(xs.tolist(), ys.tolist())), facecolors="#7f7f7f", edgecolors="none",
-                                  alpha=0.25, hatch="..", label="blocked (total cover)", zorder=2)
+        blocked = a.shape_mask & ~whole
+        if blocked.any():
+            coll = PolyCollection(_cells(blocked), facecolors=to_rgba("#7f7f7f", 0.25), edgecolors="none",
+                                  hatch="..", label="blocked (total cover)", zorder=2)
             ax.add_collection(coll)
             out.append(coll)
     shape = outline(a)
     if shape is not None and len(shape) >= 3:
-        patch = Polygon(shape, closed=True, fill=False, edgecolor=color, linewidth=1.5, label="shape", zorder=4)
+        patch = Polygon(shape, closed=True, fill=False, edgecolor=color, linewidth=_lw(u, 1.5), linestyle=(0, (4, 2)),
+                        label="shape", zorder=4)
         ax.add_patch(patch)
         out.append(patch)
     if isinstance(a.origin, Space):
         x0, y0, x1, y1 = a.origin.bounds
-        rect = Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, edgecolor=color, linewidth=2, linestyle="--",
-                         label="origin", zorder=6)
+        rect = Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, edgecolor=color, linewidth=_lw(u, 2.0),
+                         linestyle="--", label="origin", zorder=6)
         ax.add_patch(rect)
         out.append(rect)
     elif a.origin is not None:
-        (mark,) = ax.plot([a.origin[0]], [a.origin[1]], marker="X", markersize=9, color=color,
-                          markeredgecolor="white", linestyle="none", label="origin", zorder=8)
+        (mark,) = ax.plot([a.origin[0]], [a.origin[1]], marker="X", markersize=0.55 * u, color=color,
+                          markeredgecolor="white", markeredgewidth=_lw(u, 1.0), linestyle="none", label="origin",
+                          zorder=8)
         out.append(mark)
     if map_layers and bmap is not None and bmap.tokens:
-        affected = [r.token for r in reached(a, list(bmap.tokens))] if a.recipe is not None else []
-        out += plot_tokens(bmap.tokens, a.grid, ax, affected=affected)
-    if legend:
-        out.append(_legend(ax, out))
-    return out
+        hits = reached(a, list(bmap.tokens)) if a.recipe is not None else []
+        out += plot_tokens(bmap.tokens, a.grid, ax, affected=hits)
+    return _finish(Drawing(out, ax), legend, title)
 
 
 #: How :func:`plot_scores` draws what has no score, and the best placement.
@@ -388,7 +629,7 @@ def plot_scores(
     legend: bool = True,
     colorbar: bool = True,
     scale: float = 24.0,
-) -> list[Artist]:
+) -> Drawing:
     """A score map: each placement's score as a colour over the map, the best one outlined.
 
     Parameters
@@ -429,7 +670,7 @@ def plot_scores(
 
     Returns
     -------
-    list of Artist
+    Drawing
         Everything added, labelled: ``"score"``, ``nan_label``, ``"best
         placement (N squares)"``, ``"best origin"``,
         ``"caster"``, the colour bar's Axes (labelled ``label``), the map's
@@ -532,9 +773,9 @@ def plot_scores(
         if best is None:
             affected = []
         elif hasattr(best, "hits"):
-            affected = [r.token for r in best.hits]
+            affected = list(best.hits)
         else:
-            affected = [r.token for r in reached(best.area, list(bmap.tokens))]
+            affected = reached(best.area, list(bmap.tokens))
         out += plot_tokens(bmap.tokens, g, ax, affected=affected)
     fig = ax.get_figure()
     assert isinstance(fig, Figure)
@@ -560,7 +801,7 @@ def plot_scores(
         bar.set_label(label)
         bar.ax.set_label(label)
         out.append(bar.ax)
-    return out
+    return Drawing(out, ax)
 
 
 def _caster_space(caster: Any) -> Space:
@@ -578,104 +819,368 @@ def _mark(ax: Axes, at: Any, label: str, color: str) -> Artist:
     """A point of origin as a cross, or a creature's space (a cone's or line's caster) as a box."""
     from matplotlib.patches import Rectangle
 
+    u = _unit(ax, _grid_of(ax))
     space = at if isinstance(at, Space) else getattr(at, "space", None)
     if isinstance(space, Space):
         x0, y0, x1, y1 = space.bounds
-        rect = Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, edgecolor=color, linewidth=2.5, label=label, zorder=8)
+        rect = Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, edgecolor=color, linewidth=_lw(u, 2.5), label=label,
+                         zorder=8)
         ax.add_patch(rect)
         return rect
-    (mark,) = ax.plot([at[0]], [at[1]], marker="X", markersize=11, color=color, markeredgecolor="white",
-                      linestyle="none", label=label, zorder=8)
+    (mark,) = ax.plot([at[0]], [at[1]], marker="X", markersize=0.65 * u, color=color, markeredgecolor="white",
+                      markeredgewidth=_lw(u, 1.0), linestyle="none", label=label, zorder=8)
     return mark
 
 
 def _legend(ax: Axes, artists: list[Artist], skip: tuple[str, ...] = ("grid", "map image")) -> Artist:
+    """A legend outside the map, to its right: one entry a label (areas are labelled apart)."""
     seen: dict[str, Artist] = {}
     for x in artists:
         label = str(x.get_label())
-        if label and not label.startswith(("_", "token ")) and label not in skip:
+        if label and not label.startswith(("_", "token ", "name ", "cover badge ", "title")) and label not in skip:
             seen.setdefault(label, x)
-    return ax.legend(list(seen.values()), list(seen), loc="upper right", fontsize=7, framealpha=0.8)
+    fig = ax.get_figure(root=True)
+    own = fig in _OWN
+    size = float(np.clip(_unit(ax, _grid_of(ax)) * 0.4, 8.0, 12.0)) if own else 8.0
+    key = ax.legend(list(seen.values()), list(seen), loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0,
+                    fontsize=size, frameon=False)
+    key.set_label("legend")
+    return key
+
+
+def _grid_of(ax: Axes) -> Grid:
+    """The grid an Axes shows, from its limits (set by :func:`_axes`)."""
+    x0, x1 = ax.get_xlim()
+    y1, y0 = ax.get_ylim()
+    return Grid(max(1, round(x1 - x0)), max(1, round(y1 - y0)))
+
+
+def _finish(drawn: Drawing, legend: bool, title: str | None) -> Drawing:
+    """Add the legend (outside the map) and title; a Figure made here grows to hold them, the map keeping its size."""
+    ax = drawn.ax
+    fig = drawn.figure
+    if title:
+        size = float(np.clip(_unit(ax, _grid_of(ax)) * 0.5, 10.0, 16.0)) if fig in _OWN else 10.0
+        heading = ax.set_title(title, fontsize=size)
+        heading.set_label("title")
+        drawn.append(heading)
+    if legend:
+        drawn.append(_legend(ax, list(drawn)))
+    if fig in _OWN and (legend or title):
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        map_w, map_h = _OWN[fig]
+        renderer = FigureCanvasAgg(fig).get_renderer()
+        key = ax.get_legend()
+        # The legend hangs off the map's right edge: the figure grows by how far it reaches past it.
+        side = (key.get_window_extent(renderer).x1 - ax.get_window_extent(renderer).x1) / fig.dpi + 0.15 \
+            if key is not None else 0.0
+        top = ax.title.get_window_extent(renderer).height / fig.dpi + 0.15 if title else 0.0
+        key_h = key.get_window_extent(renderer).height / fig.dpi + 0.1 if key is not None else 0.0
+        w, h = map_w + side, max(map_h + top, key_h)
+        fig.set_size_inches(w, h)
+        ax.set_position((0, (h - map_h - top) / h, map_w / w, map_h / h))
+    return drawn
 
 
 def plot_areas(areas: Sequence[AreaCore], ax: Axes | None = None, *, colors: Sequence[str] = AREA_COLORS,
-               legend: bool = True) -> list[Artist]:
-    """Several areas on one picture, each in its own colour, the map drawn once."""
+               legend: bool = True, title: str | None = None, scale: float | None = None) -> Drawing:
+    """Several areas on one picture, each in its own colour and legend entry, the map drawn once.
+
+    Areas with the same name and count are told apart in the legend by
+    their origin, then by number.
+    """
     if not areas:
         raise InvalidValueError("plot_areas needs at least one area")
     grid = areas[0].grid
     for other in areas[1:]:
         if other.grid != grid:
             raise GridMismatchError(f"cannot draw areas from different grids together: {grid} and {other.grid}")
-    ax = _axes(ax, grid)
+    ax = _axes(ax, grid, scale)
+    names = []
+    for a in areas:
+        kind = f"{a.rules.name if a.rules else 'area'} {type(a.shape).__name__.lower() if a.shape else ''}".strip()
+        names.append(f"{kind} ({len(a)} squares)")
+    labels = []
+    for name, a in zip(names, areas):
+        if names.count(name) > 1:
+            name = f"{name} at {_where(a.origin)}"
+        while name in labels:
+            name += " (again)"
+        labels.append(name)
     out: list[Artist] = []
-    for i, a in enumerate(areas):
-        name = f"{a.rules.name if a.rules else 'area'} {type(a.shape).__name__.lower() if a.shape else ''}".strip()
-        out += plot_area(a, ax, color=colors[i % len(colors)], map_layers=(i == 0),
-                         label=f"{name} ({len(a)} squares)")
-    if legend:
-        out.append(_legend(ax, out))
-    return out
+    for i, (a, name) in enumerate(zip(areas, labels)):
+        out += plot_area(a, ax, color=colors[i % len(colors)], map_layers=(i == 0), label=name)
+    return _finish(Drawing(out, ax), legend, title)
+
+
+def _where(origin: Any) -> str:
+    if isinstance(origin, Space):
+        return f"({origin.x}, {origin.y})"
+    if origin is None:
+        return "no origin"
+    return f"({origin[0]:g}, {origin[1]:g})"
 
 
 def compare_presets(shape: Any, at: Any, on: Grid | BattleMapCore, presets: Sequence[str] = ("starfinder", "pf2e", "sw5e"),
-                    **options: Any) -> Figure:
+                    *, title: str | None = None, legend: bool = True, scale: float | None = None,
+                    **options: Any) -> Drawing:
     """The same effect under several rule presets, side by side, with square counts.
 
     The picture behind "why is a 20-ft burst 44 squares in one system and 52
-    in another".
+    in another". Each panel is titled with its preset, count and counting
+    rules; one legend, below the panels, explains the marks. Returns the
+    :class:`Drawing` of every panel's artists (``.ax`` the first panel,
+    ``.figure`` the whole picture).
+    """
+    grid = on.grid if isinstance(on, BattleMapCore) else on
+    return compare(
+        [(resolve_rules(name), build_area(AreaCore, shape, at, on, resolve_rules(name), **options)) for name in presets],
+        title=title, legend=legend, scale=scale, grid=grid,
+    )
+
+
+def compare(panels: Sequence[tuple[Any, AreaCore]], *, columns: int | None = None, title: str | None = None,
+            legend: bool = True, scale: float | None = None, grid: Grid | None = None,
+            names: Sequence[str] | None = None) -> Drawing:
+    """Areas side by side, one panel each, titled with their count; one shared legend below.
+
+    Parameters
+    ----------
+    panels : sequence of (Rules or str, Area)
+        What each panel shows: the rules (or any name) it is titled with,
+        and the area.
+    columns : int, optional
+        Panels a row (default: all in one row).
+    title : str, optional
+        A title over the whole picture.
+    legend : bool
+        One legend for every panel, below them.
+    scale : float, optional
+        Pixels a square of each panel (default: 300 pixels across a panel, at least 8 a square).
+    names : sequence of str, optional
+        Each panel's title (default: the rules' name, the count, how squares are counted).
+
+    Returns
+    -------
+    Drawing
+        Every panel's artists; ``.ax`` is the first panel's, ``.figure`` the picture.
     """
     from matplotlib.figure import Figure
 
-    grid = on.grid if isinstance(on, BattleMapCore) else on
-    fig = Figure(figsize=(3.2 * len(presets), 3.6), dpi=100, layout="constrained")
-    axes = fig.subplots(1, len(presets), squeeze=False)[0]
-    for ax, name in zip(axes, presets):
-        rules = resolve_rules(name)
-        a = build_area(AreaCore, shape, at, on, rules, **options)
-        plot_area(a, ax)
-        ax.set_title(f"{rules.name}: {len(a)} squares\n{rules.inclusion.value}, {rules.diagonals.value}", fontsize=9)
-        ax.set_xticks([])
-        ax.set_yticks([])
-        _axes(ax, grid)
-    return fig
+    if not panels:
+        raise InvalidValueError("compare needs at least one panel")
+    grid = grid or panels[0][1].grid
+    columns = columns or len(panels)
+    rows = math.ceil(len(panels) / columns)
+    scale = scale or max(8.0, 300.0 / grid.width)
+    pw, ph = grid.width * scale / _DPI, grid.height * scale / _DPI
+    head = 0.45  # inches for each panel's title
+    fig = Figure(figsize=(pw * columns + 0.2 * (columns + 1), (ph + head) * rows + 0.2 + (0.5 if title else 0.0)
+                          + (0.6 if legend else 0.0)), dpi=_DPI)
+    fw, fh = fig.get_size_inches()
+    out: list[Artist] = []
+    first = None
+    for k, (rules, a) in enumerate(panels):
+        r, c = divmod(k, columns)
+        left = 0.2 + c * (pw + 0.2)
+        top = (0.5 if title else 0.1) + r * (ph + head) + head
+        ax = fig.add_axes((left / fw, 1 - (top + ph) / fh, pw / fw, ph / fh))
+        ax.set_axis_off()
+        first = first or ax
+        drawn = plot_area(a, ax)
+        out += drawn
+        if names is not None:
+            text = names[k]
+        elif hasattr(rules, "inclusion"):
+            text = f"{rules.name}: {len(a)} squares\n{rules.inclusion.value}, {rules.diagonals.value}"
+        else:
+            text = f"{rules}: {len(a)} squares"
+        heading = ax.set_title(text, fontsize=10)
+        heading.set_label("title")
+        out.append(heading)
+    assert first is not None
+    if title:
+        heading = fig.suptitle(title, fontsize=13, y=1 - 0.1 / fh, va="top")
+        heading.set_label("title")
+        out.append(heading)
+    if legend:
+        seen: dict[str, Artist] = {}
+        for x in out:
+            label = str(x.get_label())
+            if label.startswith("area ("):
+                label = "area"  # counts are in the titles; one swatch says what a covered square looks like
+            if label and not label.startswith(("_", "token ", "name ", "cover badge ", "title")) and label not in (
+                    "grid", "map image"):
+                seen.setdefault(label, x)
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+        renderer = FigureCanvasAgg(fig).get_renderer()
+        # As many columns as fit across the picture.
+        for cols in range(min(len(seen), 7), 0, -1):
+            key = fig.legend(list(seen.values()), list(seen), loc="lower center", ncols=cols, fontsize=9,
+                             frameon=False, bbox_to_anchor=(0.5, 0.05 / fh))
+            if key.get_window_extent(renderer).width <= fig.bbox.width - 10 or cols == 1:
+                break
+            key.remove()
+        key.set_label("legend")
+        out.append(key)
+    return Drawing(out, first)
 
 
-def figure_of(obj: AreaCore | BattleMapCore, scale: float = 24.0) -> Figure:
-    """A new Figure showing an area (with its map) or a map, ``scale`` pixels a square."""
-    from matplotlib.figure import Figure
+def figure_of(obj: AreaCore | BattleMapCore, scale: float | None = None, *, legend: bool = False,
+              title: str | None = None) -> Figure:
+    """A new Figure showing an area (with its map) or a map, ``scale`` pixels a square.
 
-    ax = _axes(None, obj.grid, scale)
+    The map fills the Figure; a legend or title widens it (the map keeps its size).
+    """
     if isinstance(obj, AreaCore):
-        plot_area(obj, ax)
+        drawn = plot_area(obj, scale=scale, legend=legend, title=title)
+    elif isinstance(obj, BattleMapCore):
+        drawn = plot_map(obj, scale=scale, legend=legend, title=title)
     else:
-        plot_map(obj, ax)
-    fig = ax.get_figure()
-    assert isinstance(fig, Figure)
+        raise InvalidValueError(f"figure_of draws an aoegrid.Area or BattleMap, got {obj!r}")
+    return drawn.figure
+
+
+def _figure(obj: Any, scale: float | None, legend: bool, title: str | None) -> Figure:
+    """The Figure of anything the plotting functions return, or of an area or map (drawn now)."""
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure, SubFigure
+
+    if isinstance(obj, (AreaCore, BattleMapCore)):
+        return figure_of(obj, scale, legend=legend, title=title)
+    if isinstance(obj, Drawing):
+        return obj.figure
+    if isinstance(obj, Axes):
+        fig = obj.get_figure(root=True)
+    elif isinstance(obj, (Figure, SubFigure)):
+        fig = obj.get_figure(root=True) if isinstance(obj, SubFigure) else obj
+    elif isinstance(obj, list) and obj and getattr(obj[0], "get_figure", None) is not None:
+        fig = obj[0].get_figure(root=True)
+    else:
+        fig = None
+    if not isinstance(fig, Figure):
+        raise InvalidValueError(
+            f"save writes an Area, a BattleMap, a Figure, an Axes or what a plotting function returned, got {obj!r}"
+        )
     return fig
 
 
-def save(obj: AreaCore | BattleMapCore | Figure, path: Any, *, scale: float = 24.0) -> None:
-    """Write a picture to PNG or SVG (by the path's suffix), ``scale`` pixels a square."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+def save(obj: Any, path: Any, *, scale: float | None = None, legend: bool = False, title: str | None = None) -> None:
+    """Write a picture to PNG, SVG or HTML, by the path's suffix.
 
-    fig = obj if isinstance(obj, Figure) else figure_of(obj, scale)
+    Parameters
+    ----------
+    obj : Area, BattleMap, Drawing, list of Artist, Axes or Figure
+        An area or a map is drawn now (``scale`` pixels a square, default
+        :func:`default_scale`; with ``legend`` and ``title``); anything a
+        plotting function returned, or an Axes or Figure, is written as drawn.
+    path : str or path
+        ``.png``, ``.svg`` or ``.html``. HTML holds an area's or map's
+        picture with a tooltip on each covered square and token
+        (:func:`html_of`), or a Figure's SVG.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
     suffix = str(path).rsplit(".", 1)[-1].lower()
-    if suffix not in ("png", "svg"):
-        raise InvalidValueError(f"pictures are written as .png or .svg, got {str(path)!r}")
+    if suffix not in ("png", "svg", "html"):
+        raise InvalidValueError(f"pictures are written as .png, .svg or .html, got {str(path)!r}")
+    if suffix == "html":
+        body = html_of(obj, scale) if isinstance(obj, (AreaCore, BattleMapCore)) else _svg(_figure(obj, scale, legend, title))
+        page = f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>aoegrid</title></head><body>\n{body}\n</body></html>\n'
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(page)
+        return
+    fig = _figure(obj, scale, legend, title)
     FigureCanvasAgg(fig)
     fig.savefig(path, format=suffix)
 
 
-def png_bytes(obj: AreaCore | BattleMapCore, *, scale: float = 24.0) -> bytes:
-    """PNG bytes of a picture, for notebooks (no pyplot state is touched)."""
+def _png(fig: Figure) -> bytes:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    fig = figure_of(obj, scale)
     FigureCanvasAgg(fig)
     buf = io.BytesIO()
     fig.savefig(buf, format="png")
     return buf.getvalue()
 
 
+def _svg(fig: Figure) -> str:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(fig)
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg")
+    text = buf.getvalue()
+    return text[text.index("<svg"):]
+
+
+def png_bytes(obj: AreaCore | BattleMapCore, *, scale: float | None = None) -> bytes:
+    """PNG bytes of a picture, for notebooks (no pyplot state is touched)."""
+    return _png(figure_of(obj, scale))
+
+
+def _distances(a: AreaCore) -> np.ndarray:
+    """Each square's distance from the area's origin, in the grid's unit: along the path for spreads."""
+    if a.battlemap is not None and a.mode is not None and a.mode.value == "spread":
+        return np.asarray(a.path_distance)
+    if a.rules is None or a.origin is None:
+        return np.full(a.grid.shape, np.nan)
+    x0, y0, x1, y1 = a.origin.bounds if isinstance(a.origin, Space) else (*a.origin, *a.origin)
+    offsets = far_offsets if a.rules.inclusion is Inclusion.FAR_EDGE else center_offsets
+    xs = np.arange(a.grid.width, dtype=np.float64)
+    ys = np.arange(a.grid.height, dtype=np.float64)
+    return np.asarray(measure(offsets(xs, x0, x1)[None, :], offsets(ys, y0, y1)[:, None], a.rules.diagonals)) * a.grid.square
+
+
+def html_of(obj: AreaCore | BattleMapCore, scale: float | None = None) -> str:
+    """An inline SVG of an area or map whose covered squares (and tokens) carry tooltips.
+
+    The picture is the PNG :func:`png_bytes` draws, embedded, with a
+    transparent square over each covered square whose ``<title>`` gives the
+    square, its visible fraction, cover and distance from the origin; a
+    token's gives its name and space. Plain SVG, no script: it reads in
+    JupyterLab, in notebook viewers without a kernel and in a saved HTML
+    file. Above :data:`MAX_TOOLTIPS` covered squares it is the PNG alone.
+    """
+    grid = obj.grid
+    scale = default_scale(grid) if scale is None else scale
+    w, h = grid.width, grid.height
+    png = base64.b64encode(png_bytes(obj, scale=scale)).decode("ascii")
+    size = f'width="{w * scale:g}" height="{h * scale:g}"'
+    area = obj if isinstance(obj, AreaCore) else None
+    if area is not None and len(area) > MAX_TOOLTIPS:
+        return f'<img {size} alt="{html.escape(repr(area))}" src="data:image/png;base64,{png}"/>'
+    tips: list[str] = []
+    if area is not None:
+        units = grid.units
+        walled = area.battlemap is not None
+        visible = area.visible if walled else None
+        cover = area.cover if walled else None
+        names = GRADES[area.rules.cover] if area.rules is not None else {}
+        dist = _distances(area)
+        for x, y in area.squares:
+            frac = float(visible[y, x]) if visible is not None else 1.0
+            grade = Cover(int(cover[y, x])) if cover is not None else Cover.NONE
+            generic = grade.name.lower().replace("_", "-")
+            said = names.get(grade, (generic,))[0]
+            grade_name = generic if said in (generic, "") else f"{said} ({generic})"
+            d = float(dist[y, x])
+            far = f"{d:g} {units}" if math.isfinite(d) else "unknown"
+            text = f"square ({x}, {y}): visible {frac:.3g}, cover: {grade_name}, distance {far}"
+            tips.append(f'<rect x="{x}" y="{y}" width="1" height="1"><title>{html.escape(text)}</title></rect>')
+    bmap = obj if isinstance(obj, BattleMapCore) else obj.battlemap
+    for t in bmap.tokens if bmap is not None else ():
+        x0, y0, x1, y1 = t.space.bounds
+        text = f"{t.label}: space ({x0:g}, {y0:g}) to ({x1:g}, {y1:g})"
+        tips.append(f'<rect class="token" x="{x0:g}" y="{y0:g}" width="{x1 - x0:g}" height="{y1 - y0:g}">'
+                    f"<title>{html.escape(text)}</title></rect>")
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" {size} '
+        f'viewBox="0 0 {w} {h}" role="img"><title>{html.escape(repr(obj))}</title>'
+        f'<image x="0" y="0" width="{w}" height="{h}" preserveAspectRatio="none" '
+        f'xlink:href="data:image/png;base64,{png}" href="data:image/png;base64,{png}"/>'
+        # Transparent, not unfilled: a square must be painted to show its tooltip under the pointer.
+        f'<g fill="#ffffff" fill-opacity="0">{"".join(tips)}</g></svg>'
+    )

@@ -194,8 +194,9 @@ def _write_text(path: str, text: str, force: bool, stdout: _Stdout) -> None:
         _new_file(path, force).write_text(text)
 
 
-def _write_picture(obj: Any, path: str, force: bool, stdout: _Stdout, scale: float = 24.0) -> None:
-    """A PNG or SVG picture; PNG bytes to stdout for ``-``, and to a device such as /dev/null."""
+def _write_picture(obj: Any, path: str, force: bool, stdout: _Stdout, scale: float | None = None, *,
+                   title: str | None = None) -> None:
+    """A PNG or SVG picture with its legend (and ``title``); PNG bytes to stdout for ``-`` and to a device."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -203,19 +204,18 @@ def _write_picture(obj: Any, path: str, force: bool, stdout: _Stdout, scale: flo
 
     target = None if path == "-" else _new_file(path, force)
     if target is not None and (target.is_file() or not target.exists()):
-        plotting.save(obj, target, scale=scale)
+        plotting.save(obj, target, scale=scale, legend=True, title=title)
         return
-    if isinstance(obj, Figure):
-        FigureCanvasAgg(obj)
-        buf = io.BytesIO()
-        obj.savefig(buf, format="png")
-        data = buf.getvalue()
-    else:
-        data = plotting.png_bytes(obj, scale=scale)
+    fig = obj if isinstance(obj, Figure) else getattr(obj, "figure", None)
+    if not isinstance(fig, Figure):
+        fig = plotting.figure_of(obj, scale, legend=True, title=title)
+    FigureCanvasAgg(fig)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
     if target is None:
-        stdout.bytes(data)
+        stdout.bytes(buf.getvalue())
     else:
-        target.write_bytes(data)
+        target.write_bytes(buf.getvalue())
 
 
 def summary(a: Area) -> str:
@@ -245,8 +245,6 @@ def demo(out: str | None = None, *, force: bool = False, stdout: TextIO | None =
     existing ``out`` is overwritten only with ``force``; ``-`` writes the PNG
     to ``stdout``.
     """
-    from matplotlib.figure import Figure
-
     from aoegrid import plotting
     from aoegrid.io import demo_map
 
@@ -256,8 +254,8 @@ def demo(out: str | None = None, *, force: bool = False, stdout: TextIO | None =
     m = demo_map()
     inches = _regrid(m, "in")  # Savage Worlds measures in tabletop inches: an inch a square
     at = (6, 11)
-    fig = Figure(figsize=(3.2 * 3, 3.4 * len(PRESETS)), dpi=100, layout="constrained")
-    axes = fig.subplots(len(PRESETS), 3, squeeze=False)
+    panels: list[tuple[Any, Area]] = []
+    names: list[str] = []
     lines = [f"map: {getattr(m.info, 'source', 'bundled')} ({m.grid.width}x{m.grid.height} squares, {len(m.walls)} walls)"]
     for row, (name, rules) in enumerate(PRESETS.items()):
         sw = rules.units == "in"
@@ -268,18 +266,23 @@ def demo(out: str | None = None, *, force: bool = False, stdout: TextIO | None =
             ("spread", Sphere(3 if sw else 15), "spread"),
         ]
         counts = []
-        for col, (label, shape, mode) in enumerate(effects):
+        for label, shape, mode in effects:
             a = area(shape, at, on, rules, mode)
-            ax = axes[row][col]
-            plotting.plot_area(a, ax)
-            ax.set_title(f"{name} {label}: {_plural(len(a), 'square')}", fontsize=9)
-            ax.set_xticks([])
-            ax.set_yticks([])
+            panels.append((rules, a))
+            names.append(f"{name} {label}: {_plural(len(a), 'square')}")
             counts.append(f"{label} {len(a):3d}")
         lines.append(f"{name:14s} " + "   ".join(counts))
-    _write_picture(fig, target, True, _Stdout(stdout or sys.stdout))
+    drawn = plotting.compare(panels, columns=3, names=names, title=(
+        f"A 15-ft burst, a 30-ft cone and a 15-ft spread from {at} on the bundled cave map, under each preset"))
+    _write_picture(drawn, target, True, _Stdout(stdout or sys.stdout))
     lines.append(f"picture: {'stdout' if target == '-' else target}")
     return "\n".join(lines)
+
+
+def _default_scale(scale: float | None, grid: Grid) -> float:
+    from aoegrid.plotting import default_scale
+
+    return default_scale(grid) if scale is None else scale
 
 
 def _free_name(p: Path) -> Path:
@@ -294,7 +297,7 @@ def _free_name(p: Path) -> Path:
 
 def _area_command(args: argparse.Namespace, stdout: _Stdout) -> str:
     m = _load(args.map, args.units)
-    scale = _scale(args.scale, m.grid)
+    scale = _scale(_default_scale(args.scale, m.grid), m.grid)
     if args.shape in AIMED and args.direction is None:
         raise UsageError(f"a {args.shape} needs --direction (degrees clockwise from east, or a compass name: "
                          "E, SE, south, ...)")
@@ -303,7 +306,10 @@ def _area_command(args: argparse.Namespace, stdout: _Stdout) -> str:
     _check_units(shape, rules, m.grid)
     a = area(shape, _point(args.at), m, rules, args.mode, elevation=args.elevation)
     if args.output:
-        _write_picture(a, args.output, args.force, stdout, scale)
+        assert a.rules is not None and a.mode is not None
+        title = (f"{shape.name} {_size_of(shape):g} {m.grid.units} at {a.origin}, {a.rules.name} {a.mode.value}: "
+                 f"{_plural(len(a), 'square')}")
+        _write_picture(a, args.output, args.force, stdout, scale, title=title)
     if args.json:
         inputs = {k: v for k, v in vars(args).items() if k in (
             "map", "shape", "size", "at", "rules", "mode", "direction", "width", "height", "elevation", "units")}
@@ -811,7 +817,7 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("--units", **units)  # type: ignore[arg-type]
     a.add_argument("-o", "--output", help="PNG or SVG picture to write, - for PNG on stdout")
     a.add_argument("--json", help="JSON file to write, - for stdout")
-    a.add_argument("--scale", type=float, default=24.0, help="pixels per square")
+    a.add_argument("--scale", type=float, default=None, help="pixels per square (default: 24, more for small maps)")
     a.add_argument("--force", action="store_true", help="overwrite existing output files")
     t = sub.add_parser("best", parents=[common], help="the best placements of an area: most creatures to hit, none to avoid")
     t.add_argument("map", help="map file (.dd2vtt, .uvtt, .df2vtt, Foundry .json, text map) or @demo")

@@ -496,3 +496,11 @@ def test_one_square_is_singular():
     done = run("area", "@demo", "--shape", "sphere", "--size", "2", "--at", "11.5,8.5", "--rules", "sw5e")
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[0].endswith(": 1 square")
+
+
+def test_an_origin_off_the_intersections_is_refused_in_command_line_terms():
+    done = run("area", "@demo", "--shape", "sphere", "--size", "20", "--at", "6.5,11.5")
+    assert done.returncode == 2
+    assert done.stderr == ("aoegrid: error: starfinder rules put every point of origin on a grid intersection: give "
+                           "whole numbers to --at (nearest: 6,12), or --rules sw5e or savage-worlds for any point\n")
+    assert "replace" not in done.stderr

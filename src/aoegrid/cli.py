@@ -30,6 +30,7 @@ from aoegrid.errors import AoegridError, AoegridWarning, InvalidValueError
 from aoegrid.export import area_record, batch_record, error_record, placement_record
 from aoegrid.grid import Grid, memory_budget
 from aoegrid.maps import BattleMap
+from aoegrid.options import OriginPoint
 from aoegrid.ranges import Range
 from aoegrid.rules import PRESETS, resolve_rules
 from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shape, Sphere
@@ -150,6 +151,15 @@ def _check_units(shape: Shape, rules: str, grid: Grid) -> None:
     units = getattr(shape, "units", None)
     if units is not None and units != grid.units:
         raise UsageError(f"Savage Worlds templates measure in {names.get(units, units)}: add --units {units}")
+
+
+def _check_origin_point(at: tuple[float, float], rules: str, what: str) -> None:
+    """An origin off the intersections where the rules demand one, in command-line terms."""
+    r = resolve_rules(rules)
+    if r.origin is OriginPoint.INTERSECTION and not (float(at[0]).is_integer() and float(at[1]).is_integer()):
+        raise UsageError(f"{r.name} rules put every point of origin on a grid intersection: give whole numbers "
+                         f"to {what} (nearest: {round(at[0])},{round(at[1])}), or --rules sw5e or savage-worlds "
+                         f"for any point")
 
 
 def _size_of(shape: Shape) -> float:
@@ -304,7 +314,9 @@ def _area_command(args: argparse.Namespace, stdout: _Stdout) -> str:
     shape = make_shape(args.shape, args.size, _direction(args.direction or "0"), args.width, args.height)
     rules = _default_rules(args.shape, args.rules)
     _check_units(shape, rules, m.grid)
-    a = area(shape, _point(args.at), m, rules, args.mode, elevation=args.elevation)
+    at = _point(args.at)
+    _check_origin_point(at, rules, "--at")
+    a = area(shape, at, m, rules, args.mode, elevation=args.elevation)
     if args.output:
         assert a.rules is not None and a.mode is not None
         title = (f"{shape.name} {_size_of(shape):g} {m.grid.units} at {a.origin}, {a.rules.name} {a.mode.value}: "
@@ -419,6 +431,7 @@ def _run_job(maps: dict[str, BattleMap | str], job: _Job) -> _Done:
         rules = _default_rules(kind, (row.get("rules") or "").strip())
         _check_units(shape, rules, m.grid)
         at = (_number(row, "x"), _number(row, "y"))
+        _check_origin_point(at, rules, "columns x and y")
         a = area(shape, at, m, rules, (row.get("mode") or "burst").strip(),
                  elevation=_number(row, "elevation", 0.0) or 0.0)
         return number, json.dumps(batch_record(number, a, inputs=row)), None

@@ -504,3 +504,17 @@ def test_an_origin_off_the_intersections_is_refused_in_command_line_terms():
     assert done.stderr == ("aoegrid: error: starfinder rules put every point of origin on a grid intersection: give "
                            "whole numbers to --at (nearest: 6,12), or --rules sw5e or savage-worlds for any point\n")
     assert "replace" not in done.stderr
+
+
+def test_area_writes_a_foundry_template_in_the_scenes_pixels(tmp_path):
+    out = tmp_path / "t.json"
+    done = run("area", "@demo", "--shape", "sphere", "--size", "20", "--at", "12,11", "--foundry", out)
+    assert done.returncode == 0, done.stderr
+    template = json.loads(out.read_text())
+    m = ag.demo_map()
+    expected = export.foundry_template(ag.area(ag.Sphere(20), at=(12, 11), on=m), m.info)
+    assert template == expected
+    assert template["t"] == "circle" and template["distance"] == 20
+    assert (template["x"], template["y"]) == (12 * 64, 11 * 64)  # 64 px a square, no shift on the bundled map
+    piped = run("area", "@demo", "--shape", "sphere", "--size", "20", "--at", "12,11", "--foundry", "-")
+    assert json.loads(piped.stdout) == expected and "squares" in piped.stderr

@@ -27,7 +27,13 @@ from typing import Any, NoReturn, TextIO
 from aoegrid import __version__, savage_worlds
 from aoegrid.area import Area, area
 from aoegrid.errors import AoegridError, AoegridWarning, InvalidValueError
-from aoegrid.export import area_record, batch_record, error_record, placement_record
+from aoegrid.export import (
+    area_record,
+    batch_record,
+    error_record,
+    foundry_template,
+    placement_record,
+)
 from aoegrid.grid import Grid, memory_budget
 from aoegrid.maps import BattleMap
 from aoegrid.options import OriginPoint
@@ -326,6 +332,9 @@ def _area_command(args: argparse.Namespace, stdout: _Stdout) -> str:
         inputs = {k: v for k, v in vars(args).items() if k in (
             "map", "shape", "size", "at", "rules", "mode", "direction", "width", "height", "elevation", "units")}
         _write_text(args.json, json.dumps(area_record(a, inputs=inputs), indent=1) + "\n", args.force, stdout)
+    if args.foundry:
+        template = foundry_template(a, m.info)
+        _write_text(args.foundry, json.dumps(template, indent=1) + "\n", args.force, stdout)
     return summary(a)
 
 
@@ -830,6 +839,7 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("--units", **units)  # type: ignore[arg-type]
     a.add_argument("-o", "--output", help="PNG or SVG picture to write, - for PNG on stdout")
     a.add_argument("--json", help="JSON file to write, - for stdout")
+    a.add_argument("--foundry", help="Foundry VTT MeasuredTemplate JSON to write (in the scene's pixels), - for stdout")
     a.add_argument("--scale", type=float, default=None, help="pixels per square (default: 24, more for small maps)")
     a.add_argument("--force", action="store_true", help="overwrite existing output files")
     t = sub.add_parser("best", parents=[common], help="the best placements of an area: most creatures to hit, none to avoid")

@@ -13,3 +13,15 @@ def picture(text: str) -> np.ndarray:
 @pytest.fixture
 def grid() -> ag.Grid:
     return ag.Grid(40, 30)
+
+
+def mirrored(shape):
+    """The shape seen in a left-right mirror: direction 180 - d, a line's side and a cube's anchor swapped."""
+    changes = {}
+    if hasattr(shape, "direction"):
+        changes["direction"] = (180 - shape.direction) % 360
+    if isinstance(shape, ag.Line):
+        changes["side"] = "left" if shape.side is ag.Side.RIGHT else "right"
+    if isinstance(shape, ag.Cube) and shape.anchor is not ag.Anchor.CENTER:
+        changes["anchor"] = "left" if shape.anchor is ag.Anchor.RIGHT else "right"
+    return shape.replace(**changes) if changes else shape

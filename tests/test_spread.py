@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from tests.conftest import mirrored
 
 import aoegrid as ag
 from aoegrid.raster import Window
@@ -141,25 +142,14 @@ def test_wall_order_does_not_matter(walls, query, rnd):
     assert spread.squares == again.squares
 
 
-def _mirror_shape(shape):
-    changes = {}
-    if hasattr(shape, "direction"):
-        changes["direction"] = (180 - shape.direction) % 360
-    if isinstance(shape, ag.Line):
-        changes["side"] = "left" if shape.side is ag.Side.RIGHT else "right"
-    if isinstance(shape, ag.Cube) and shape.anchor is not ag.Anchor.CENTER:
-        changes["anchor"] = "left" if shape.anchor is ag.Anchor.RIGHT else "right"
-    return shape.replace(**changes) if changes else shape
-
-
 @settings(max_examples=60, deadline=None)
 @given(walls_st, queries())
 def test_mirroring_map_and_query_mirrors_the_spread(walls, query):
     preset, at, shape = query
     _, _, spread = _spread_and_burst(walls, preset, at, shape)
     flipped = [(N - ax, ay, N - bx, by) for ax, ay, bx, by in walls]
-    _, _, mirrored = _spread_and_burst(flipped, preset, (N - at[0], at[1]), _mirror_shape(shape))
-    np.testing.assert_array_equal(mirrored.mask, spread.mask[:, ::-1])
+    _, _, seen = _spread_and_burst(flipped, preset, (N - at[0], at[1]), mirrored(shape))
+    np.testing.assert_array_equal(seen.mask, spread.mask[:, ::-1])
 
 
 @settings(max_examples=60, deadline=None)

@@ -6,6 +6,8 @@ port, a token and a temporary folder, opens the page with Playwright driving
 Debian's Chromium (``/usr/bin/chromium``; Playwright's own browser download is
 not used), clicks the map, drags a cone's aim, and checks that the count and
 the creature list shown are what :func:`aoegrid.area` computes for the point.
+A second test does the same in JupyterLab 4 itself: it opens a notebook
+showing ``ag.explore(ag.demo_map())``, runs it from the Run menu, and clicks.
 With ``AOEGRID_UPDATE_SCREENSHOT=1`` it also writes ``docs/explorer.png``.
 Bounded: every wait has a timeout, and the server is stopped in ``finally``.
 """
@@ -66,16 +68,26 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _wait_for_server(url: str, proc: subprocess.Popen[bytes], log: Path, deadline: float) -> None:
+def _wait_for_server(url: str, proc: subprocess.Popen[bytes], log: Path, deadline: float,
+                     what: str = "voila") -> None:
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise AssertionError(f"voila exited with {proc.returncode}:\n{log.read_text(errors='replace')[-3000:]}")
+            raise AssertionError(f"{what} exited with {proc.returncode}:\n{log.read_text(errors='replace')[-3000:]}")
         try:
             with urllib.request.urlopen(url, timeout=2):
                 return
         except (urllib.error.URLError, OSError):
             time.sleep(0.3)
-    raise AssertionError(f"voila did not answer in time:\n{log.read_text(errors='replace')[-3000:]}")
+    raise AssertionError(f"{what} did not answer in time:\n{log.read_text(errors='replace')[-3000:]}")
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10)
 
 
 def _expected(at: tuple[float, float], shape: ag.shapes.Shape, m: ag.BattleMap) -> tuple[str, list[str]]:
@@ -163,10 +175,89 @@ def test_click_and_drag_in_a_browser(tmp_path: Path) -> None:
             finally:
                 browser.close()
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+        _stop(proc)
+    assert time.monotonic() - start < 120
+
+
+#: The notebook JupyterLab opens: the explorer on the bundled map, with the defaults.
+LAB_CELL = "import aoegrid as ag; m = ag.demo_map(); w = ag.explore(m); w"
+
+
+def test_click_in_jupyterlab(tmp_path: Path) -> None:
+    """JupyterLab 4 (not Voilà) loads anywidget's front end, renders the explorer, and a click reaches the kernel."""
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import expect, sync_playwright
+
+    start = time.monotonic()
+    deadline = start + 110
+    m = ag.demo_map()
+    root = tmp_path / "root"
+    root.mkdir()
+    nb = {"nbformat": 4, "nbformat_minor": 5, "cells": [
+        {"cell_type": "code", "id": "cell-0", "metadata": {}, "execution_count": None, "outputs": [], "source": LAB_CELL}],
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}}
+    (root / "explorer.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+    port, token = _free_port(), os.urandom(16).hex()
+    log = tmp_path / "lab.log"
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"), "JUPYTER_CONFIG_DIR": str(tmp_path / "config"),
+           "JUPYTERLAB_SETTINGS_DIR": str(tmp_path / "settings"),
+           "JUPYTERLAB_WORKSPACES_DIR": str(tmp_path / "workspaces"), "JUPYTER_PLATFORM_DIRS": "1"}
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "jupyterlab", "--ServerApp.open_browser=False", "--ServerApp.ip=127.0.0.1",
+             f"--ServerApp.port={port}", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+             "--ServerApp.allow_root=True", "--LabApp.news_url=",
+             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+            cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    console: list[str] = []
+    try:
+        _wait_for_server(f"http://127.0.0.1:{port}/api/status?token={token}", proc, log, deadline, "jupyterlab")
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True)
+            try:
+                page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                page.on("console", lambda msg: console.append(f"{msg.type}: {msg.text}"))
+                page.on("pageerror", lambda err: console.append(f"pageerror: {err}"))
+                page.set_default_timeout(30_000)
+                page.goto(f"http://127.0.0.1:{port}/lab/tree/explorer.ipynb?reset&token={token}", timeout=60_000)
+                # The notebook is open and connected to its kernel (the status bar reads "Python 3 (ipykernel) |
+                # Idle"; run before that, JupyterLab would ask for a kernel or drop the run); then Run > Run All
+                # Cells, and the cell's prompt shows it ran.
+                page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for(timeout=60_000)
+                expect(page.locator("#jp-main-statusbar")).to_contain_text("| Idle", timeout=60_000)
+                page.locator(".jp-NotebookPanel .jp-Notebook").click()
+                page.get_by_role("menuitem", name="Run", exact=True).click()
+                page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+                expect(page.locator(".jp-Cell .jp-InputPrompt").first).to_contain_text("[1]", timeout=60_000)
+
+                count = page.locator(".aoegrid-count")
+                first = f"{len(ag.area(ag.Sphere(20), at=(10, 10), on=m, rules='starfinder'))} squares"
+                expect(count).to_have_text(first, timeout=max(1_000, (deadline - time.monotonic() - 30) * 1000))
+                expect(page.locator(".aoegrid-what")).to_contain_text("at (10, 10)")
+
+                # Click near the intersection (4, 4), by the cave's north-west wall: snapped to it.
+                board = page.locator(".aoegrid-map").bounding_box()
+                assert board is not None
+                w, h = m.grid.width, m.grid.height
+                page.mouse.click(board["x"] + 4.3 / w * board["width"], board["y"] + 3.8 / h * board["height"])
+                text = f"{len(ag.area(ag.Sphere(20), at=(4, 4), on=m, rules='starfinder'))} squares"
+                assert text != first
+                expect(count).to_have_text(text)
+                expect(page.locator(".aoegrid-what")).to_contain_text("at (4, 4)")
+            except (AssertionError, PlaywrightError) as e:
+                # What a failure needs: the browser console, the widget's HTML, the page, the server's log.
+                try:
+                    widget = page.locator(".jp-OutputArea").first.inner_html(timeout=2_000)[-3000:]
+                    page.screenshot(path=str(tmp_path / "jupyterlab.png"), timeout=5_000)
+                except PlaywrightError:
+                    widget = "(no output area)"
+                raise AssertionError(
+                    f"{e}\nconsole:\n" + "\n".join(console[-40:]) + f"\noutput area:\n{widget}\n"
+                    f"page: {tmp_path / 'jupyterlab.png'}\nserver log:\n{log.read_text(errors='replace')[-3000:]}"
+                ) from e
+            finally:
+                browser.close()
+    finally:
+        _stop(proc)
     assert time.monotonic() - start < 120

@@ -1,7 +1,16 @@
+import os
+
 import numpy as np
 import pytest
+from hypothesis import settings
 
 import aoegrid as ag
+
+# CI runs every property on the same examples (a red run must be a change's fault, not the
+# draw's); anywhere else each run draws new ones, and long runs look further.
+settings.register_profile("ci", derandomize=True, database=None)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 
 def picture(text: str) -> np.ndarray:

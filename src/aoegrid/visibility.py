@@ -222,9 +222,9 @@ def _wrap(a: FloatArray) -> FloatArray:
     return (a + math.pi) % _TWO_PI - math.pi
 
 
-def _slab(a: FloatArray, e: FloatArray, lo: float, hi: float) -> tuple[FloatArray, FloatArray]:
-    """The parameters at which ``a + t * e`` enters and leaves ``[lo, hi]``."""
-    with np.errstate(divide="ignore", invalid="ignore"):
+def slab(a: FloatArray, e: FloatArray, lo: float, hi: float) -> tuple[FloatArray, FloatArray]:
+    """The parameters at which ``a + t * e`` enters and leaves ``[lo, hi]`` (past the float range: +-inf)."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         t_lo, t_hi = (lo - a) / e, (hi - a) / e
     # A wall parallel to the slab is in it for every t, or for none.
     inside = (a >= lo) & (a <= hi)
@@ -233,7 +233,7 @@ def _slab(a: FloatArray, e: FloatArray, lo: float, hi: float) -> tuple[FloatArra
     return enter, leave
 
 
-def _clip(segs: FloatArray, frame: tuple[float, float, float, float]) -> tuple[FloatArray, BoolArray]:
+def clip_segments(segs: FloatArray, frame: tuple[float, float, float, float]) -> tuple[FloatArray, BoolArray]:
     """The pieces of ``segs`` inside ``frame``, same direction, and which segments have one.
 
     A cut end is put exactly on the frame's side (the coordinate across that
@@ -244,8 +244,8 @@ def _clip(segs: FloatArray, frame: tuple[float, float, float, float]) -> tuple[F
     x0, y0, x1, y1 = frame
     ax, ay, bx, by = segs.T
     ex, ey = bx - ax, by - ay
-    x_in, x_out = _slab(ax, ex, x0, x1)
-    y_in, y_out = _slab(ay, ey, y0, y1)
+    x_in, x_out = slab(ax, ex, x0, x1)
+    y_in, y_out = slab(ay, ey, y0, y1)
     t0 = np.maximum(np.maximum(x_in, y_in), 0.0)
     t1 = np.minimum(np.minimum(x_out, y_out), 1.0)
     kept = t0 < t1
@@ -334,7 +334,7 @@ def visibility(
         (np.minimum(walls[:, 0], walls[:, 2]) < x0) | (np.maximum(walls[:, 0], walls[:, 2]) > x1)
         | (np.minimum(walls[:, 1], walls[:, 3]) < y0) | (np.maximum(walls[:, 1], walls[:, 3]) > y1)
     )
-    pieces, kept = _clip(walls[out], frame)
+    pieces, kept = clip_segments(walls[out], frame)
     ends = walls.copy()
     ends[out[kept]] = pieces
     used = np.ones(len(walls), dtype=bool)

@@ -37,7 +37,7 @@ from numpy.typing import NDArray
 from aoegrid._validate import point
 from aoegrid.errors import InvalidTypeError, InvalidValueError
 from aoegrid.options import Side, parse_option
-from aoegrid.visibility import Visibility, visibility
+from aoegrid.visibility import Visibility, clip_segments, slab, visibility
 
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
@@ -283,23 +283,12 @@ def tidy(walls: Sequence[Wall], size: tuple[float, float] | None = None) -> Tidi
     return Tidied(segs, ways, int(zero.sum()), outside, clipped, merged)
 
 
-def _slab(a: FloatArray, e: FloatArray, lo: float, hi: float) -> tuple[FloatArray, FloatArray]:
-    """The parameters at which ``a + t * e`` enters and leaves ``[lo, hi]``."""
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        t_lo, t_hi = (lo - a) / e, (hi - a) / e
-    # A wall parallel to the slab is in it for every t, or for none.
-    inside = (a >= lo) & (a <= hi)
-    enter = np.where(e != 0.0, np.minimum(t_lo, t_hi), np.where(inside, -np.inf, np.inf))
-    leave = np.where(e != 0.0, np.maximum(t_lo, t_hi), np.where(inside, np.inf, -np.inf))
-    return enter, leave
-
-
 def _span(segs: FloatArray, rect: tuple[float, float, float, float]) -> tuple[FloatArray, ...]:
     """Liang-Barsky parameters of ``segs`` against ``rect``: t0, t1 and the slabs' own."""
     x0, y0, x1, y1 = rect
     ax, ay, bx, by = segs.T
-    x_in, x_out = _slab(ax, bx - ax, x0, x1)
-    y_in, y_out = _slab(ay, by - ay, y0, y1)
+    x_in, x_out = slab(ax, bx - ax, x0, x1)
+    y_in, y_out = slab(ay, by - ay, y0, y1)
     t0 = np.maximum(np.maximum(x_in, y_in), 0.0)
     t1 = np.minimum(np.minimum(x_out, y_out), 1.0)
     return t0, t1, x_in, x_out, y_in, y_out
@@ -358,29 +347,14 @@ def clip(
 
 
 def _clip_float(segs: FloatArray, rect: tuple[float, float, float, float]) -> tuple[FloatArray, BoolArray, BoolArray]:
-    """:func:`clip` for segments with every coordinate within :data:`_FAR` map sizes: pieces, cut, kept."""
-    x0, y0, x1, y1 = rect
-    t0, t1, x_in, x_out, y_in, y_out = _span(segs, rect)
-    kept = t0 < t1
-    ax, ay, bx, by = segs[kept].T
-    ex, ey = bx - ax, by - ay
-    ends = []
-    for t, tx, ty, whole, px, py, ahead in (
-        (t0[kept], x_in[kept], y_in[kept], 0.0, ax, ay, False),
-        (t1[kept], x_out[kept], y_out[kept], 1.0, bx, by, True),
-    ):
-        # A cut end lies on the side it was cut at (entering: the side the
-        # wall comes from; leaving: the side it heads to), the other
-        # coordinate clamped, so rounding never puts it outside.
-        x = np.where(t == tx, np.where((ex > 0) == ahead, x1, x0), np.clip(ax + t * ex, x0, x1))
-        y = np.where(t == ty, np.where((ey > 0) == ahead, y1, y0), np.clip(ay + t * ey, y0, y1))
-        ends += [np.where(t == whole, px, x), np.where(t == whole, py, y)]
-    pieces = np.stack(ends, axis=1).reshape(-1, 4)
-    cut = (t0[kept] > 0.0) | (t1[kept] < 1.0)
-    # A sliver across a corner can round to a single point.
-    point_ = (pieces[:, 0] == pieces[:, 2]) & (pieces[:, 1] == pieces[:, 3])
-    kept[kept] = ~point_
-    return pieces[~point_], cut[~point_], kept
+    """:func:`clip` for segments with every coordinate within :data:`_FAR` map sizes: pieces, cut, kept.
+
+    The cutting is visibility's own (:func:`aoegrid.visibility.clip_segments`): a
+    cut end lies exactly on the rectangle, an end inside is kept bit for bit,
+    so a piece differs from its wall only where it was cut.
+    """
+    pieces, kept = clip_segments(segs, rect)
+    return pieces, (pieces != segs[kept]).any(axis=1), kept
 
 
 def _clip_exact(seg: FloatArray, rect: tuple[float, float, float, float]) -> tuple[float, ...] | None:

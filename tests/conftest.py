@@ -34,3 +34,17 @@ def mirrored(shape):
     if isinstance(shape, ag.Cube) and shape.anchor is not ag.Anchor.CENTER:
         changes["anchor"] = "left" if shape.anchor is ag.Anchor.RIGHT else "right"
     return shape.replace(**changes) if changes else shape
+
+
+#: The README's cave party on the bundled map, as notebook source (the browser tests show it in a
+#: notebook; the Python tests run the same source, so both see one map): ``m``, ``kira``.
+CAVE_PARTY = """\
+import aoegrid as ag
+cave = ag.demo_map()
+kira = ag.Token(3, 12, name="Kira", tags={"ally"})
+creatures = [kira, ag.Token(7, 13, name="Tor", tags={"ally"}),
+    ag.Token(11, 8, name="Urg", tags={"enemy"}), ag.Token(13, 9, name="Mog", tags={"enemy"}),
+    ag.Token(12, 12, name="Snik", tags={"enemy"}), ag.Token(16, 15, name="Pip", tags={"enemy"}),
+    ag.Token(15, 11, size="large", name="Ogre", tags={"enemy"})]
+m = ag.BattleMap(cave.grid, cave.walls, creatures, info=cave.info)
+"""

@@ -17,6 +17,7 @@ import sys
 
 import numpy as np
 import pytest
+from tests.conftest import CAVE_PARTY
 
 import aoegrid as ag
 from aoegrid.explorer import Explorer
@@ -24,13 +25,9 @@ from aoegrid.explorer import Explorer
 
 def _party() -> tuple[ag.BattleMap, ag.Token]:
     """The README's cave party: Kira and Tor (allies) against five enemies."""
-    cave = ag.demo_map()
-    kira = ag.Token(3, 12, name="Kira", tags={"ally"})
-    creatures = [kira, ag.Token(7, 13, name="Tor", tags={"ally"}),
-                 ag.Token(11, 8, name="Urg", tags={"enemy"}), ag.Token(13, 9, name="Mog", tags={"enemy"}),
-                 ag.Token(12, 12, name="Snik", tags={"enemy"}), ag.Token(16, 15, name="Pip", tags={"enemy"}),
-                 ag.Token(15, 11, size="large", name="Ogre", tags={"enemy"})]
-    return ag.BattleMap(cave.grid, cave.walls, creatures, info=cave.info), kira
+    scope: dict[str, object] = {}
+    exec(CAVE_PARTY, scope)  # noqa: S102 (the constant source the browser tests show)
+    return scope["m"], scope["kira"]  # type: ignore[return-value]
 
 
 @pytest.fixture(scope="module")

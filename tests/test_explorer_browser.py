@@ -26,6 +26,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from tests.conftest import CAVE_PARTY as SETUP
 
 import aoegrid as ag
 
@@ -38,17 +39,7 @@ pytestmark = [
                        reason="Chromium not installed (apt-get install -y chromium; .ci/run installs it)"),
 ]
 
-#: The notebook Voilà renders: the README's cave party, and the explorer on it.
-SETUP = """\
-import aoegrid as ag
-cave = ag.demo_map()
-kira = ag.Token(3, 12, name="Kira", tags={"ally"})
-creatures = [kira, ag.Token(7, 13, name="Tor", tags={"ally"}),
-    ag.Token(11, 8, name="Urg", tags={"enemy"}), ag.Token(13, 9, name="Mog", tags={"enemy"}),
-    ag.Token(12, 12, name="Snik", tags={"enemy"}), ag.Token(16, 15, name="Pip", tags={"enemy"}),
-    ag.Token(15, 11, size="large", name="Ogre", tags={"enemy"})]
-m = ag.BattleMap(cave.grid, cave.walls, creatures, info=cave.info)
-"""
+#: The notebook the browser renders: the README's cave party, and the explorer on it.
 SHOW = 'ag.explore(m, ag.Sphere(20), rules="starfinder", caster=kira, at=(5, 5))'
 
 

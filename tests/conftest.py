@@ -1,16 +1,16 @@
-import os
-
 import numpy as np
 import pytest
 from hypothesis import settings
 
 import aoegrid as ag
 
-# CI runs every property on the same examples (a red run must be a change's fault, not the
-# draw's); anywhere else each run draws new ones, and long runs look further.
-settings.register_profile("ci", derandomize=True, database=None)
-if os.environ.get("CI"):
-    settings.load_profile("ci")
+# The suite draws the same examples on every run, everywhere (a red run must be a change's fault,
+# not the draw's, and a newcomer meets the failures CI meets). Exploring new examples is opt-in:
+# `pytest --hypothesis-profile=explore` draws fresh ones each run and keeps failures in
+# .hypothesis/ to replay; every failure found becomes an @example on its test.
+settings.register_profile("repeatable", derandomize=True, database=None)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile("repeatable")
 
 
 def picture(text: str) -> np.ndarray:

@@ -64,6 +64,11 @@ def test_savage_worlds_power_points():
     assert swade.shorting(2, 5) == swade.Shorting(0, 0, False)
     assert swade.maintenance_cost(3) == 3 and swade.maintenance_cost(2, durations=3) == 6
     assert swade.recovered(2.5) == 10
+    assert swade.recovered(10**6) == 5 * 10**6
+    with pytest.raises(ag.InvalidValueError, match=r"hours must be a finite number, got ~1e400, beyond the float range"):
+        swade.recovered(10**400)
+    with pytest.raises(ag.InvalidValueError, match=r"hours must be 0 or more, got -1"):
+        swade.recovered(-1)
 
 
 def test_savage_worlds_modifier_names_are_canonical_and_taken_once():

@@ -61,8 +61,10 @@ def runs(quick: int, long: int) -> pytest.MarkDecorator:
 
 
 def check(examples: int) -> settings:
-    """Hypothesis settings: the quick run is the same examples every time, so CI is reproducible."""
-    return settings(max_examples=examples, deadline=None, derandomize=examples < 1000, database=None,
+    """Hypothesis settings: the quick run follows the profile (the same examples every run unless
+    exploring); the long one always draws new ones."""
+    repeat = settings.default.derandomize and examples < 1000
+    return settings(max_examples=examples, deadline=None, derandomize=repeat, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 
@@ -160,6 +162,38 @@ def test_values_take_any_number(examples):
         answers_or_refuses(lambda: ag.Grid(a, b, square=c))
         answers_or_refuses(lambda: ag.Grid(3, 3, square=d, units="in"))
         answers_or_refuses(lambda: ag.distance((a, b), (c, d), "alternating", square=5))
+
+    prop()
+
+
+@runs(200, 20_000)
+def test_ranges_and_casting_numbers_take_any_number(examples):
+    caster, grid = ag.Token(2, 2), ag.Grid(12, 9)
+    swade, sw5e = ag.savage_worlds, ag.sw5e
+
+    def measured(rng: ag.Range) -> tuple[float, bool]:
+        # Every reading of a range accepted at construction answers.
+        check = ag.in_range(caster, (8, 8), rng, "starfinder", grid)
+        clipped = ag.clip_to_range(ag.area(ag.Sphere(10), at=(8, 8), on=grid), caster, rng)
+        return rng.feet, check.in_range and len(clipped) >= 0
+
+    @check(examples)
+    @given(numbers, numbers, st.sampled_from(["close", "medium", "long", "feet", "touch", 60]), numbers)
+    def prop(a, b, kind, c):
+        rng = answers_or_refuses(lambda: ag.Range(kind, level=a) if kind != "feet" else ag.Range(a))
+        if rng is not None:
+            answers_or_refuses(lambda: measured(rng))
+            answers_or_refuses(lambda: measured(rng.times(b)))
+            answers_or_refuses(lambda: rng.increments(c))
+        answers_or_refuses(lambda: swade.recovered(a))
+        answers_or_refuses(lambda: swade.power_cost(a, {"range": b}))
+        answers_or_refuses(lambda: swade.maintenance_cost(a, b))
+        answers_or_refuses(lambda: swade.armor_piercing_cost(a))
+        answers_or_refuses(lambda: swade.shorting(a, b))
+        answers_or_refuses(lambda: swade.activation(a, b))
+        answers_or_refuses(lambda: sw5e.point_cost(a, b))
+        answers_or_refuses(lambda: sw5e.save_dc(a, b, c))
+        answers_or_refuses(lambda: sw5e.concentration_dc(a))
 
     prop()
 

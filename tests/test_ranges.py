@@ -86,6 +86,16 @@ def test_touch_up_to_six_willing():
     assert [t.name for t in five] == ["f00", "f01", "f02", "f10", "f12"]
 
 
+def test_a_touch_power_can_target_its_caster():
+    me = ag.Token(1, 1, name="me")
+    assert ag.touch_targets(me, [me], "sw5e") == [me]
+    assert ag.touch_targets(me, [me], "starfinder") == [me]
+    # The caster counts against the six.
+    crowd = [ag.Token(x, y, tags={"willing"}) for x in (0, 1, 2) for y in (0, 2)]
+    with pytest.raises(ag.InvalidValueError, match=r"7 willing creatures are within touch"):
+        ag.touch_targets(me, [me, *crowd], "sw5e")
+
+
 def test_targets_need_line_of_effect_or_sight():
     walls = [ag.Wall((8, 0), (8, 4)), ag.Wall((8, 4), (8, 6), kind="window"), ag.Wall((8, 6), (8, 10))]
     m = ag.BattleMap(ag.Grid(16, 10), walls=walls)
@@ -195,3 +205,23 @@ def test_can_target_needs_what_the_effect_says():
     assert not ag.can_target(caster, beyond_fog, "sw5e", m, need="both")
     with pytest.raises(ag.InvalidValueError, match=r"unknown need 'touch'; valid choices are 'effect', 'sight', 'both'"):
         ag.can_target(caster, beyond_fog, "starfinder", m, need="touch")
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: ag.Range("medium", level=10**400),
+         r"a medium range at level ~1e400 reaches past the float range \(about 1.8e308 ft\); give a smaller level"),
+        (lambda: ag.Range("close", level=10**320), r"a close range at level ~1e320 reaches past"),
+        (lambda: ag.Range(1e308).times(3), r"a feet range of 1e\+308 ft x3 reaches past .*give a smaller distance"),
+    ],
+)
+def test_a_range_past_the_float_range_is_refused_when_made(make, message):
+    with pytest.raises(ag.InvalidValueError, match=message):
+        make()
+
+
+def test_a_huge_level_that_fits_still_measures():
+    rng = ag.Range("medium", level=10**300)
+    assert rng.feet == pytest.approx(1e301)
+    assert ag.in_range(ag.Token(0, 0), (10, 0), rng, "starfinder", ag.Grid(20, 20)).in_range

@@ -1,8 +1,12 @@
 """Creatures in areas: sizes, filters, limits, cover, elevation, moving emanations."""
 
 import pytest
+import shapely
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import aoegrid as ag
+from aoegrid import export
 
 GRID = ag.Grid(30, 30)
 
@@ -122,6 +126,40 @@ def test_cover_of_creatures_behind_walls():
     # wall's end: some of its space is hidden. 5e takes the creature's best
     # square: (12, 11) is wholly in view.
     assert {r.token.name: r.cover for r in sw.tokens()}["half-hidden"] is ag.Cover.NONE
+
+
+def test_a_squares_starfinder_grade_is_what_a_medium_creature_there_gets():
+    # A pillar hides three quarters of (15, 5) from the burst, but no line to
+    # one of its corners is blocked: the goblin there has cover, so the square does.
+    goblin = ag.Token(15, 5, name="goblin")
+    m = ag.BattleMap(ag.Grid(24, 12), [shapely.box(10, 5.05, 10.4, 5.40)], tokens=[goblin])
+    burst = ag.area(ag.Sphere(60), at=(5, 5), on=m)
+    assert burst.visible[5, 15] == pytest.approx(0.257222, abs=1e-6)
+    assert burst.cover[5, 15] == ag.Cover.PARTIAL
+    assert [(r.token.name, r.cover_name) for r in burst.tokens()] == [("goblin", "cover")]
+    record = export.area_record(burst)
+    assert {"square": [15, 5], "grade": "cover", "visible": pytest.approx(0.257222, abs=1e-6)} in record["cover"]
+
+
+eighths = st.integers(0, 8 * 12).map(lambda k: k / 8)
+walls_st = st.lists(st.tuples(eighths, eighths, eighths, eighths).filter(lambda w: w[:2] != w[2:]),
+                    min_size=1, max_size=6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(walls=walls_st, preset=st.sampled_from(["starfinder", "pf2e", "sw5e", "savage-worlds"]),
+       at=st.tuples(st.integers(2, 10), st.integers(2, 10)))
+def test_every_squares_grade_is_a_medium_creatures_cover_there(walls, preset, at):
+    grid = ag.Grid(12, 12, units="in") if preset == "savage-worlds" else ag.Grid(12, 12)
+    size = ag.Sphere(4, units="in") if preset == "savage-worlds" else ag.Sphere(20)
+    m = ag.BattleMap(grid, [ag.Wall(w[:2], w[2:]) for w in walls])
+    try:
+        burst = ag.area(size, at=at, on=m, rules=preset)
+    except ag.OriginOnWallError:
+        return
+    for x, y in burst.squares:
+        (reached,) = burst.tokens([ag.Token(x, y)])
+        assert reached.cover == burst.cover[y, x], (x, y, float(burst.visible[y, x]))
 
 
 def test_emanation_moves_with_its_creature():

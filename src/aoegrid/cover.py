@@ -29,8 +29,11 @@ class Cover(IntEnum):
 class CoverRule(str, Enum):
     """How a system grades cover from the lines to a square's four corners.
 
-    ``any-corner`` (Starfinder, Pathfinder): cover when any line from the
-    origin to a corner of the square is blocked. ``corner-count`` (5e): half
+    ``any-corner`` (Starfinder, Pathfinder): cover when the origin reaches
+    some of the square but not all of it, which is what a Medium creature
+    standing there gets ("line of effect to some of a target's space but not
+    all of it"); every square with a blocked line to a corner is among them.
+    ``corner-count`` (5e): half
     cover when one or two of the four lines are blocked, three-quarters when
     three or four are. ``total-only`` (Savage Worlds): only fully blocked
     squares are unaffected; there is no partial grade. Under every rule a
@@ -72,10 +75,16 @@ def grade(rule: CoverRule, visible: NDArray[np.float64], blocked_corners: NDArra
     --------
     >>> grade(CoverRule.CORNER_COUNT, np.array([1.0, 0.8, 0.3, 0.0]), np.array([0, 2, 3, 4])).tolist()
     [0, 1, 2, 3]
+
+    Under ``any-corner`` a square partly reached has cover even when no line
+    to its corners is blocked (a pillar in front of its middle):
+
+    >>> grade(CoverRule.ANY_CORNER, np.array([1.0, 0.26, 1.0, 0.0]), np.array([0, 0, 1, 4])).tolist()
+    [0, 1, 1, 3]
     """
     out = np.zeros(visible.shape, dtype=np.int8)
     if rule is CoverRule.ANY_CORNER:
-        out[blocked_corners > 0] = Cover.PARTIAL
+        out[(blocked_corners > 0) | (visible < 1.0 - EPS)] = Cover.PARTIAL
     elif rule is CoverRule.CORNER_COUNT:
         out[(blocked_corners >= 1) & (blocked_corners <= 2)] = Cover.PARTIAL
         out[blocked_corners >= 3] = Cover.THREE_QUARTERS

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
-from aoegrid._validate import point, real
+from aoegrid._validate import point, real, shown
 from aoegrid.distance import measure
 from aoegrid.errors import InvalidTypeError, InvalidValueError, OffGridError
 from aoegrid.options import OriginPoint, parse_option
@@ -105,10 +105,24 @@ class Range:
         if kind in _BY_LEVEL:
             lv = self.level
             if isinstance(lv, bool) or not isinstance(lv, int) or lv < 0:
-                raise InvalidValueError(f"a {kind.value} range needs the caster's level, a whole number 0 or more; got {lv!r}")
+                raise InvalidValueError(
+                    f"a {kind.value} range needs the caster's level, a whole number 0 or more; got {shown(lv)}")
         if self.multiplier != 1:
             self._check_modifiable()
             range_cost(self.multiplier)  # refuses anything but 2 or 3
+        # Refused here, not when read: a level or distance whose range is past
+        # the float range would otherwise raise from every measurement.
+        if kind in _BY_LEVEL or kind is RangeKind.FEET:
+            try:
+                feet = self.feet
+            except OverflowError:
+                feet = math.inf
+            if not math.isfinite(feet):
+                what = f"at level {shown(self.level)}" if kind in _BY_LEVEL else f"of {shown(self.distance)} ft"
+                times = f" x{self.multiplier}" if self.multiplier != 1 else ""
+                raise InvalidValueError(
+                    f"a {kind.value} range {what}{times} reaches past the float range (about 1.8e308 ft); "
+                    f"give a smaller {'level' if kind in _BY_LEVEL else 'distance'}")
 
     @property
     def feet(self) -> float:
@@ -401,8 +415,16 @@ def touch_targets(
     Starfinder: "You can touch up to six willing or unconscious targets as
     part of the activation of such an effect". A creature is willing when
     ``willing`` says so, or by default when it has the tag ``"willing"`` or
-    ``"unconscious"``. Raises when more than ``limit`` qualify, listing them,
-    since the caster must choose.
+    ``"unconscious"``. The caster, when listed in ``tokens``, is always among
+    them: SW5e's touch powers target "a creature (including you) that you
+    touch", and a caster is willing to touch itself. Raises when more than
+    ``limit`` qualify, listing them, since the caster must choose.
+
+    Examples
+    --------
+    >>> me, friend = Token(5, 5, name="me"), Token(6, 5, name="friend", tags={"willing"})
+    >>> [t.label for t in touch_targets(me, [me, friend, Token(9, 5, tags={"willing"})], "sw5e")]
+    ['me', 'friend']
     """
     rules = resolve_rules(rules)
     if willing is None:
@@ -412,9 +434,8 @@ def touch_targets(
     for t in tokens:
         if not isinstance(t, Token):
             raise InvalidTypeError(f"tokens must be aoegrid.Token, got {t!r}")
-        if t is caster or t == caster:
-            continue
-        if _space_gap(caster.space, t.space, rules) * grid_square <= 5.0 and willing(t):
+        own = t is caster or t == caster
+        if own or (_space_gap(caster.space, t.space, rules) * grid_square <= 5.0 and willing(t)):
             near.append(t)
     if len(near) > limit:
         raise InvalidValueError(

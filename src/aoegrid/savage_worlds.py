@@ -12,11 +12,11 @@ Examples
 9
 """
 
-import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from aoegrid._validate import non_negative
 from aoegrid.errors import InvalidTypeError, InvalidValueError
 from aoegrid.shapes import Cone, Line, Sphere
 
@@ -288,9 +288,7 @@ def recovered(hours: float) -> int:
     >>> recovered(2.5)
     10
     """
-    if isinstance(hours, bool) or not isinstance(hours, (int, float)) or not hours >= 0 or math.isinf(hours):
-        raise InvalidTypeError(f"hours must be a number of hours, 0 or more; got {hours!r}")
-    return 5 * int(hours)
+    return 5 * int(non_negative(hours, "hours"))
 
 
 __all__ = [

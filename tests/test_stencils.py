@@ -1,16 +1,27 @@
-"""Stencils: every square a shape can take lies in its window, and pf2e lines follow the rules text."""
+"""Stencils: every square a shape can take lies in its window, pf2e lines follow the rules text, round
+areas are their rules applied square by square."""
 
 import math
 import re
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 import aoegrid as ag
 from aoegrid.directions import unit_vector
-from aoegrid.raster import Window, coverage
+from aoegrid.distance import measure
+from aoegrid.raster import (
+    Window,
+    center_offsets,
+    coverage,
+    disk_rect_area,
+    far_offsets,
+    near_offsets,
+    threshold_mask,
+)
+from aoegrid.regions import EPS, RoundedRect
 from aoegrid.rules import PF2E, STARFINDER, SW5E
 from aoegrid.stencils import (
     _cone_region,
@@ -20,6 +31,7 @@ from aoegrid.stencils import (
     _thin_squares,
     shape_extent,
 )
+from aoegrid.tokens import SIZES
 
 GRID = ag.Grid(80, 80)
 
@@ -406,3 +418,101 @@ def test_a_circle_just_holding_the_grid_takes_it_all_and_just_short_does_not(pre
     short = ag.area(ag.Sphere(full * per_square * (1 - 1e-3)), at=(3, 3), on=grid, rules=rules)
     expected = {"starfinder": 24, "sw5e": 36, "savage-worlds": 36}[preset]  # 5/10/5: (3, 3), (3, 2), (2, 3) cost 20 ft
     assert len(short) == expected
+
+
+# --- issue 18: round stencils fill rows and test only their rim -----------------------------------
+
+
+def round_rule(radius: float, o: _Origin, rules: ag.Rules, grid: ag.Grid) -> np.ndarray:
+    """The round inclusion rules applied to every square of ``grid``, one square at a time."""
+    xs = np.arange(grid.width, dtype=float)
+    ys = np.arange(grid.height, dtype=float)
+    inc = rules.inclusion
+    if inc is ag.Inclusion.FAR_EDGE:
+        c, r = far_offsets(xs, o.x0, o.x1)[None, :], far_offsets(ys, o.y0, o.y1)[:, None]
+        return measure(c, r, rules.diagonals) <= radius + EPS
+    if inc is ag.Inclusion.CENTER:
+        c, r = center_offsets(xs, o.x0, o.x1)[None, :], center_offsets(ys, o.y0, o.y1)[:, None]
+        return c * c + r * r <= (radius + EPS) ** 2
+    if inc is ag.Inclusion.TOUCH:
+        c, r = near_offsets(xs, o.x0, o.x1)[None, :], near_offsets(ys, o.y0, o.y1)[:, None]
+        return c * c + r * r < max(radius - EPS, 0.0) ** 2
+    if not o.is_point:
+        share = coverage(RoundedRect(o.x0, o.y0, o.x1, o.y1, radius), Window(0, 0, grid.width, grid.height))
+        # Exact coverage sums along rows from its window's edge, so a share within rounding of
+        # the threshold can go either way in another window (a space's stencil has its own).
+        assume(not (np.abs(share - (0.5 - EPS)) < 1e-12).any())
+        return share >= 0.5 - EPS
+    c, r = np.abs(xs + 0.5 - o.x0)[None, :], np.abs(ys + 0.5 - o.y0)[:, None]
+    return disk_rect_area(c - 0.5, c + 0.5, r - 0.5, r + 0.5, radius) >= 0.5 - EPS
+
+
+#: Radii in squares: whole and half squares, the same 1e-9 (the tie tolerance) either side, or any.
+round_radii = st.one_of(
+    st.builds(sum, st.tuples(st.integers(1, 400).map(lambda k: k / 2),
+                             st.sampled_from([0.0, -2e-9, -1e-9, 1e-9, 2e-9]))),
+    st.floats(0.01, 200),
+)
+#: The sides of creature spaces, in squares (a space may be a rectangle).
+SPACE_SIDES = sorted(set(SIZES.values()))
+
+
+@st.composite
+def round_placements(draw):
+    """(radius in squares, rules, grid, origin): any preset, inclusion and diagonal rule, cut by the grid's edges."""
+    preset = draw(st.sampled_from(PRESETS))
+    rules = ag.Rules.preset(preset)
+    for field, options in (("inclusion", list(ag.Inclusion)), ("diagonals", list(ag.Diagonals))):
+        choice = draw(st.sampled_from([None, *options]))
+        rules = rules if choice is None else rules.replace(**{field: choice})
+    grid = ag.Grid(draw(st.integers(20, 150)), draw(st.integers(20, 150)),
+                   units="in" if preset == "savage-worlds" else "ft")
+    kind = draw(st.sampled_from(["intersection", "centre", "point", "space"]))
+    if kind == "intersection":
+        at = (draw(st.integers(0, grid.width)), draw(st.integers(0, grid.height)))
+    elif kind == "space":
+        w, h = draw(st.sampled_from(SPACE_SIDES)), draw(st.sampled_from(SPACE_SIDES))
+        at = ag.Space(draw(st.integers(0, grid.width - w)), draw(st.integers(0, grid.height - h)), w, h)
+    else:
+        rules = rules.replace(origin="any")
+        if kind == "centre":
+            at = (draw(st.integers(0, grid.width - 1)) + 0.5, draw(st.integers(0, grid.height - 1)) + 0.5)
+        else:
+            at = (draw(st.floats(0, grid.width)), draw(st.floats(0, grid.height)))
+    return draw(round_radii), rules, grid, at
+
+
+@settings(max_examples=100, deadline=None)
+@given(round_placements())
+# Rows whose reach the first two tests miss: ties at 1e-9, and squares centred near the circle.
+@example((50.000000002, ag.Rules.preset("savage-worlds").replace(inclusion="half", diagonals="euclidean"),
+          ag.Grid(132, 112, units="in"), (22.5, 100.5)))
+@example((59.000000001, ag.Rules.preset("savage-worlds").replace(diagonals="alternating"),
+          ag.Grid(118, 20, units="in"), (0.0, 0.0)))
+@example((101.32394129014708, SW5E.replace(diagonals="alternating-2"), ag.Grid(47, 21), (11, 2)))
+def test_a_round_area_is_its_rule_applied_to_every_square(placement):
+    """Rows filled from their rim, and the whole-window shortcut, take what the rule takes square by square."""
+    radius, rules, grid, at = placement
+    sphere = ag.Sphere(radius * grid.square)
+    a = ag.area(sphere, at=at, on=grid, rules=rules)
+    expected = round_rule(sphere.radius / grid.square, a.recipe.origin, rules, grid)
+    np.testing.assert_array_equal(a.shape_mask, expected)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(0.5, 80), st.floats(-1, 1), st.floats(-1, 1), st.integers(-30, 30), st.integers(0, 3))
+def test_threshold_mask_is_exact_whatever_the_estimate(radius, ox, oy, error, seed):
+    """A wrong estimate of a row's reach costs search steps, never a square."""
+    cols = np.abs(np.arange(-90.0, 70.0) + 0.5 - ox)
+    rows = np.abs(np.arange(-60.0, 85.0) + 0.5 - oy)
+
+    def ok(c, r):
+        return np.hypot(c, r) <= radius
+
+    def reach(r):
+        exact = np.sqrt(np.maximum(radius**2 - r**2, 0.0))
+        return exact + error * np.random.default_rng(seed).random(r.shape)
+
+    direct = ok(cols[None, :], rows[:, None])
+    np.testing.assert_array_equal(threshold_mask(cols, rows, ok, reach), direct)
+    np.testing.assert_array_equal(threshold_mask(cols, rows, ok), direct)

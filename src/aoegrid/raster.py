@@ -21,6 +21,8 @@ BoolArray = NDArray[np.bool_]
 _TWO_PI = 2.0 * math.pi
 #: Windows up to this many squares are tested square by square.
 _DIRECT_CELLS = 4096
+#: A row of :func:`threshold_mask`: the columns before its run, the run, the columns after.
+_OUT_IN_OUT = np.array([False, True, False])
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,34 +85,93 @@ def center_offsets(edges: FloatArray, lo: float, hi: float) -> FloatArray:
 
 
 def threshold_mask(
-    cols: FloatArray, rows: FloatArray, ok: Callable[[FloatArray, FloatArray], BoolArray]
+    cols: FloatArray,
+    rows: FloatArray,
+    ok: Callable[[FloatArray, FloatArray], BoolArray],
+    reach: Callable[[FloatArray], FloatArray] | None = None,
 ) -> BoolArray:
     """``mask[j, i] = ok(cols[i], rows[j])`` for ``ok`` monotone in ``cols``.
 
-    ``ok`` must be true for small column values and false from some value on
-    in every row (a circle, a diamond, any ball of a diagonal rule). Small
-    windows are evaluated directly. For large ones each row's cut-off is found
-    by a vectorised bisection over the distinct column values, and the
-    two-dimensional work is a single comparison of small integer ranks, which
-    costs what one numpy comparison over the window costs.
+    ``cols`` are per-column offsets from an origin: they fall to their least
+    value and rise again, as the distance to a point or a span does. ``ok``
+    must be true for small column values and false from some value on in
+    every row (a circle, a diamond, any ball of a diagonal rule), so each
+    row takes one run of columns. Small windows are evaluated directly.
+
+    For large ones each row's cut-off is searched among the distinct column
+    values, starting astride ``reach(r)``, the largest column value row
+    ``r`` accepts, or an estimate of it: where the estimate is right two
+    tests settle the row; where it is not, the search walks away from it in
+    doubling steps, then halves what is left, so a near miss costs a step or
+    two and a far one about a bisection. ``ok`` is thus evaluated only at the
+    rim, a couple of squares a row, and the window is written run by run, at
+    the speed of memory. Without ``reach`` the search starts in the middle.
+
+    Parameters
+    ----------
+    cols, rows : ndarray
+        The offset of each column and each row.
+    ok : callable
+        ``ok(c, r)``, elementwise over broadcasting arrays: whether a square
+        at offsets ``(c, r)`` is in.
+    reach : callable, optional
+        ``reach(r)``, elementwise: the largest ``c`` that ``ok`` takes in row
+        ``r`` (negative for none), or an estimate of it. It only speeds the
+        search; the answer is ``ok``'s.
+
+    Returns
+    -------
+    ndarray
+        ``(rows.size, cols.size)`` bool mask.
     """
     if cols.size * rows.size <= _DIRECT_CELLS:
         return np.asarray(ok(cols[None, :], rows[:, None]))
-    values, rank = np.unique(cols, return_inverse=True)
+    values = np.unique(cols)
     levels, level_of_row = np.unique(rows, return_inverse=True)
+    cut = _cuts(values, levels, ok, None if reach is None else reach(levels))
+    # A row's run: the columns either side of the least value whose value is
+    # at most the last one taken (-inf when none is).
+    bottom = int(np.argmin(cols))
+    last = np.concatenate(([-np.inf], values))[cut]
+    start = bottom - np.searchsorted(cols[:bottom][::-1], last, side="right")
+    stop = bottom + np.searchsorted(cols[bottom:], last, side="right")
+    runs = np.stack([start, stop - start, cols.size - stop], axis=1)[level_of_row]
+    return np.repeat(np.tile(_OUT_IN_OUT, rows.size), runs.ravel()).reshape(rows.size, cols.size)
+
+
+def _cuts(
+    values: FloatArray,
+    levels: FloatArray,
+    ok: Callable[[FloatArray, FloatArray], BoolArray],
+    reach: FloatArray | None,
+) -> NDArray[np.intp]:
+    """Per level, how many of the sorted ``values`` ``ok`` takes (see :func:`threshold_mask`)."""
     n = values.size
-    lo = np.zeros(levels.shape, dtype=np.intp)
-    hi = np.full(levels.shape, n, dtype=np.intp)
-    active = lo < hi
-    while active.any():
-        mid = np.minimum((lo + hi) // 2, n - 1)
-        good = ok(values[mid], levels)
-        lo = np.where(active & good, mid + 1, lo)
-        hi = np.where(active & ~good, mid, hi)
-        active = lo < hi
-    small = np.int16 if n < np.iinfo(np.int16).max else np.int32
-    cut: NDArray[np.integer] = lo[level_of_row].astype(small)
-    return np.asarray(np.less(rank.astype(small)[None, :], cut[:, None]))
+    if reach is None:
+        guess = np.full(levels.shape, n // 2)
+    else:
+        guess = np.searchsorted(values, reach, side="right")
+    # First the two values astride each guess, in one call. Positions -1 and n
+    # stand for "below every value" (taken) and "above every value" (not):
+    # they are wrapped onto real values to be indexed, and their answers set.
+    probe = np.stack([guess - 1, guess])
+    good = np.asarray(ok(values[probe % n], levels))
+    good = np.where(probe < 0, True, np.where(probe >= n, False, good))
+    lo = np.where(good, probe + 1, 0).max(axis=0)
+    hi = np.where(good, n, probe).min(axis=0)
+    active = np.flatnonzero(lo < hi)
+    step = 1
+    while active.size:
+        a, b, g = lo[active], hi[active], guess[active]
+        half = (a + b) // 2
+        # Away from the guess by 1, 2, 4, ... values, never past the middle of what is left.
+        mid = np.where(b <= g, np.maximum(b - step, half), np.minimum(a + step - 1, half))
+        taken = np.asarray(ok(values[mid], levels[active]))
+        lo[active] = np.where(taken, mid + 1, a)
+        hi[active] = np.where(taken, b, mid)
+        active = active[lo[active] < hi[active]]
+        step *= 2
+    return lo
 
 
 def centers(window: Window) -> tuple[FloatArray, FloatArray]:
@@ -303,13 +364,23 @@ def disk_rect_area(x0: FloatArray, x1: FloatArray, y0: FloatArray, y1: FloatArra
         # given: atan2 stays accurate where arcsin(t / r) loses digits near 1.
         return 0.5 * (t * s + r * r * np.arctan2(t, s))
 
-    def g(x: FloatArray, y: FloatArray) -> FloatArray:
-        ax = np.minimum(np.abs(x), r)
-        ay = np.minimum(np.abs(y), r)
-        knee = np.sqrt((r - ay) * (r + ay))  # where the circle leaves the band of height ay
-        lo = np.minimum(ax, knee)
-        rest = p(ax, np.sqrt(np.maximum((r - ax) * (r + ax), 0.0))) - p(knee, ay)
-        area = ay * lo + np.where(ax > knee, rest, 0.0)
-        return np.asarray(np.sign(x) * np.sign(y) * area)
+    # What each bound gives the quadrant integral is worked out once a bound,
+    # not once a corner; an axis's two bounds share one array.
+    x = np.stack(np.broadcast_arrays(x1, x0))
+    y = np.stack(np.broadcast_arrays(y1, y0))
+    ax = np.minimum(np.abs(x), r)
+    px = p(ax, np.sqrt(np.maximum((r - ax) * (r + ax), 0.0)))
+    ay = np.minimum(np.abs(y), r)
+    knee = np.sqrt((r - ay) * (r + ay))  # where the circle leaves the band of height ay
+    py = p(knee, ay)
+    shape = np.broadcast_shapes(x.shape[1:], y.shape[1:])
 
-    return np.asarray(g(x1, y1) - g(x0, y1) - g(x1, y0) + g(x0, y0))
+    def corner_axis(v: FloatArray, lead: tuple[int, int]) -> FloatArray:
+        # x's bounds run along the first axis of the corners, y's along the second.
+        return v.reshape(lead + (1,) * (len(shape) + 1 - v.ndim) + v.shape[1:])
+
+    ax, px, sx = (corner_axis(v, (2, 1)) for v in (ax, px, np.sign(x)))
+    ay, knee, py, sy = (corner_axis(v, (1, 2)) for v in (ay, knee, py, np.sign(y)))
+    area = ay * np.minimum(ax, knee) + np.where(ax > knee, px - py, 0.0)
+    g = sx * sy * area  # g[i, j]: the quadrant integral at (x1 or x0, y1 or y0)
+    return np.asarray(g[0, 0] - g[1, 0] - g[0, 1] + g[1, 1])

@@ -22,8 +22,9 @@ from aoegrid.directions import right_normal, unit_vector
 from aoegrid.distance import measure
 from aoegrid.errors import InvalidValueError
 from aoegrid.grid import Grid
-from aoegrid.options import Anchor, ConeKind, Inclusion, Side
+from aoegrid.options import Anchor, ConeKind, Diagonals, Inclusion, Side
 from aoegrid.raster import (
+    FloatArray,
     Window,
     center_offsets,
     centers,
@@ -291,35 +292,52 @@ def _rasterize(
 
 def _round(radius: float, o: _Origin, rules: Rules, window: Window) -> BoolArray:
     inc = rules.inclusion
+    # A window wholly inside the circle (a whole-map burst) takes every square
+    # under every rule: no per-square work. On each axis the farthest far
+    # edge is an end square's.
+    fx = max(o.x0 - window.x0, window.x0 + window.width - o.x1, 0.0)
+    fy = max(o.y0 - window.y0, window.y0 + window.height - o.y1, 0.0)
+    far = measure(fx, fy, rules.diagonals) <= radius + EPS if inc is Inclusion.FAR_EDGE else math.hypot(fx, fy) < radius - EPS
+    if far:
+        return np.ones(window.shape, dtype=bool)
     xs, ys = window.xs, window.ys
-    if window.width and window.height:
-        # A window wholly inside the circle (a whole-map burst) takes every
-        # square under every rule: no per-square work.
-        fx, fy = float(far_offsets(xs, o.x0, o.x1).max()), float(far_offsets(ys, o.y0, o.y1).max())
-        far = measure(fx, fy, rules.diagonals) <= radius + EPS if inc is Inclusion.FAR_EDGE else math.hypot(fx, fy) < radius - EPS
-        if far:
-            return np.ones(window.shape, dtype=bool)
     if inc is Inclusion.FAR_EDGE:
         return _far_within(radius, o, rules, window)
     if inc is Inclusion.HALF:
         if not o.is_point:
             return covered(RoundedRect(o.x0, o.y0, o.x1, o.y1, radius), window, 0.5)
         # A disk's share of a square falls as the square moves away along a
-        # row (the overlap of two symmetric convex figures is log-concave), so
-        # each row is an interval found by bisection on the closed-form area.
+        # row (the overlap of two symmetric convex figures is log-concave), to
+        # a half about where its centre meets the circle; a square centred on
+        # the circle itself has less than half inside (a disk is convex).
         cols = np.abs(xs + 0.5 - o.x0)
         rows = np.abs(ys + 0.5 - o.y0)
         return threshold_mask(
-            cols, rows, lambda c, r: disk_rect_area(c - 0.5, c + 0.5, r - 0.5, r + 0.5, radius) >= 0.5 - EPS
+            cols,
+            rows,
+            lambda c, r: disk_rect_area(c - 0.5, c + 0.5, r - 0.5, r + 0.5, radius) >= 0.5 - EPS,
+            lambda r: np.nextafter(_half_chord(radius * radius, r), -np.inf),
         )
     if inc is Inclusion.CENTER:
         cols, rows = center_offsets(xs, o.x0, o.x1), center_offsets(ys, o.y0, o.y1)
         limit = (radius + EPS) ** 2
-        return threshold_mask(cols, rows, lambda c, r: c * c + r * r <= limit)
+        return threshold_mask(
+            cols, rows, lambda c, r: c * c + r * r <= limit, lambda r: _half_chord(limit, r)
+        )
     # touch: some area of the square lies strictly inside the circle.
     cols, rows = near_offsets(xs, o.x0, o.x1), near_offsets(ys, o.y0, o.y1)
     limit = max(radius - EPS, 0.0) ** 2  # a radius under EPS holds no area strictly inside
-    return threshold_mask(cols, rows, lambda c, r: c * c + r * r < limit)
+    return threshold_mask(
+        cols, rows, lambda c, r: c * c + r * r < limit, lambda r: _half_chord(limit, r)
+    )
+
+
+def _half_chord(radius_squared: float, r: FloatArray) -> FloatArray:
+    """Half the chord at height ``r`` of a circle at 0 of squared radius ``radius_squared``.
+
+    -1 where the circle does not reach that height.
+    """
+    return np.where(r * r <= radius_squared, np.sqrt(np.maximum(radius_squared - r * r, 0.0)), -1.0)
 
 
 def _far_within(length: float, o: _Origin, rules: Rules, window: Window) -> BoolArray:
@@ -327,7 +345,35 @@ def _far_within(length: float, o: _Origin, rules: Rules, window: Window) -> Bool
     cols = far_offsets(window.xs, o.x0, o.x1)
     rows = far_offsets(window.ys, o.y0, o.y1)
     rule = rules.diagonals
-    return threshold_mask(cols, rows, lambda c, r: measure(c, r, rule) <= length + EPS)
+    limit = length + EPS
+    return threshold_mask(
+        cols, rows, lambda c, r: measure(c, r, rule) <= limit, lambda r: _far_reach(rule, limit, r)
+    )
+
+
+def _far_reach(rule: Diagonals, limit: float, r: FloatArray) -> FloatArray:
+    """The largest column offset ``c`` with ``measure(c, r, rule) <= limit``, per row offset ``r``.
+
+    Negative where the row takes nothing. Exact but for rounding, which
+    :func:`threshold_mask` checks. The alternating rules and the
+    approximate one count ``c + h(r)`` while ``c >= r``, and ``r + h(c)``
+    below, for a halving ``h``.
+    """
+    if rule is Diagonals.EUCLIDEAN:
+        return _half_chord(limit * limit, r)
+    if rule is Diagonals.MANHATTAN:
+        return limit - r
+    if rule is Diagonals.EQUIDISTANT:
+        return np.where(r <= limit, limit, -1.0)
+    if rule is Diagonals.APPROXIMATE:
+        wide, narrow = limit - r / 2, 2 * (limit - r)
+    elif rule is Diagonals.ALTERNATING:
+        # floor(c / 2) <= limit - r while c < 2 * floor(limit - r) + 2
+        wide, narrow = limit - np.floor(r / 2), np.nextafter(2 * np.floor(limit - r) + 2, -np.inf)
+    else:
+        # ceil(c / 2) <= limit - r while c <= 2 * floor(limit - r)
+        wide, narrow = limit - np.ceil(r / 2), 2 * np.floor(limit - r)
+    return np.where(wide >= r, wide, narrow)
 
 
 def _cone_region(kind: ConeKind, o: tuple[float, float], d: tuple[float, float], direction: float, length: float) -> Region:

@@ -1,5 +1,7 @@
 """Areas in open field: the answers the rules texts give, and literal grids."""
 
+import math
+
 import numpy as np
 import pytest
 from tests.conftest import picture
@@ -369,6 +371,44 @@ def test_a_placement_behind_a_wall_or_in_it_is_refused():
     with pytest.raises(ag.IllegalOriginError) as inside:
         ag.area(ag.Sphere(10), at=(5, 2), on=m, caster=wizard, range=60)
     assert inside.value.reason == "inside a wall"
+
+
+def behind_a_wall():
+    """A wall down x = 8, the caster c west of it in square (5, 4)."""
+    c = ag.Token(5, 4, name="c")
+    return ag.BattleMap(ag.Grid(16, 10), [ag.Wall((8, 0), (8, 10))], tokens=[c]), c
+
+
+@pytest.mark.parametrize("rng", [None, ag.Range("unlimited"), 60])
+def test_a_caster_given_means_the_origin_is_checked_whatever_the_range(rng):
+    m, c = behind_a_wall()
+    with pytest.raises(ag.IllegalOriginError, match=r"^the caster has no line of effect to point of origin \(10, 6\); "
+                                                   r"the nearest legal origin is \(7, 6\)$") as caught:
+        ag.area(ag.Sphere(10), at=(10, 6), on=m, caster=c, range=rng)
+    assert caught.value.reason == "no line of effect" and caught.value.nearest == (7, 6)
+    with pytest.raises(ag.IllegalOriginError, match=r"point of origin \(8, 3\) lies inside a wall"):
+        ag.area(ag.Sphere(10), at=(8, 3), on=m, caster=c, range=rng)
+    with pytest.raises(ag.IllegalOriginError, match=r"a cone starts at its caster and is aimed by direction"):
+        ag.area(ag.Cone(15, "E"), at=(6, 5), on=m, caster=c, range=rng)
+    assert len(ag.area(ag.Sphere(10), at=(10, 6), on=m)) == 12   # no caster: nothing to check
+
+
+@pytest.mark.parametrize("rng", [None, 60])
+def test_sw5e_an_unseen_point_behind_a_wall_comes_into_being_on_its_near_side_in_range_or_not(rng):
+    m, c = behind_a_wall()
+    a = ag.area(ag.Sphere(10), at=(10.5, 6.5), on=m, caster=c, rules="sw5e", range=rng)
+    # The line from the centre of c's space (5.5, 4.5) meets the wall at (8, 5.5): the sphere starts just short of it.
+    assert len(a) == 6 and a.squares == [(6, 4), (7, 4), (6, 5), (7, 5), (6, 6), (7, 6)]
+    assert a.origin == pytest.approx((8 - 1e-6 * 2.5 / math.hypot(2.5, 1), 5.5 - 1e-6 / math.hypot(2.5, 1)))
+    check = ag.check_origin(ag.Sphere(10), (10.5, 6.5), caster=c, range=rng, on=m, rules="sw5e")
+    assert check.legal and check.origin == a.origin
+    # The range is measured to the point chosen: 22.5 ft away, not the 12.5 ft to where it comes into being.
+    with pytest.raises(ag.IllegalOriginError, match=r"point of origin \(10.5, 6.5\) is 22.5 ft from the caster, "
+                                                   r"beyond its range of 20 ft"):
+        ag.area(ag.Sphere(10), at=(10.5, 6.5), on=m, caster=c, rules="sw5e", range=20)
+    # A point the caster sees stays where it is; without a caster nothing moves.
+    assert ag.area(ag.Sphere(10), at=(6.5, 4.5), on=m, caster=c, rules="sw5e", range=rng).origin == (6.5, 4.5)
+    assert ag.area(ag.Sphere(10), at=(10.5, 6.5), on=m, rules="sw5e").origin == (10.5, 6.5)
 
 
 def test_a_cone_with_a_range_starts_at_its_caster():

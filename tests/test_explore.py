@@ -92,14 +92,22 @@ def test_clicks_place_the_origin_snapped_as_the_preset_requires(party: tuple[ag.
     same(w, ag.area(ag.Sphere(20), at=(12, 11), on=m))
     assert shown(w)[1] == ["Mog: no cover", "Snik: no cover", "Urg: no cover", "Ogre: no cover"]
     assert "at (12, 11)" in w.summary
-    w.rules = "sw5e"                                      # anywhere: the nearest half square
-    click(w, 12.3, 10.8)
-    assert w.origin == (12.5, 11.0)
-    same(w, ag.area(ag.Sphere(20), at=(12.5, 11), on=m, rules="sw5e"))
-    click(w, 12.74, 10.75)                                # halves round up, never to even
-    assert w.origin == (12.5, 11.0)
+    w.rules = "sw5e"                                      # the nearest intersection or square centre
+    click(w, 12.4, 10.6)
+    assert w.origin == (12.5, 10.5)
+    same(w, ag.area(ag.Sphere(20), at=(12.5, 10.5), on=m, rules="sw5e"))
+    click(w, 12.2, 10.9)
+    assert w.origin == (12.0, 11.0)
+    click(w, 12.5, 11.0)                                  # an edge's middle: as near (13, 11) as (12.5, 11.5)
+    assert w.origin == (13.0, 11.0)                       # a tie goes to the intersection; halves round up
+    click(w, 20.0, 0.0)                                   # the map's corner: no centre beyond it
+    assert w.origin == (20.0, 0.0)
+    click(w, 19.7, 0.4)
+    assert w.origin == (19.5, 0.5)
     w.set_state({"preset": "pf2e"})                        # the preset control: the origin snaps again
-    assert w.rules is ag.PRESETS["pf2e"] and w.origin == (13.0, 11.0)
+    assert w.rules is ag.PRESETS["pf2e"] and w.origin == (20.0, 1.0)
+    click(w, 12.5, 10.5)
+    assert w.origin == (13.0, 11.0)
     same(w, ag.area(ag.Sphere(20), at=(13, 11), on=m, rules="pf2e"))
 
 
@@ -204,6 +212,36 @@ def test_score_map_and_best_placement(party: tuple[ag.BattleMap, ag.Token]) -> N
     assert w.scores is not None and w.scores.shape == (72,)
     w.set_state({"show_scores": False})
     assert w.scores is None and w.map_png == plain and "aoegrid-best" not in w.summary
+
+
+def test_with_a_caster_placements_at_a_point_are_checked() -> None:
+    c = ag.Token(5, 4, name="c")
+    m = ag.BattleMap(ag.Grid(16, 10), [ag.Wall((8, 0), (8, 10))],
+                     tokens=[c, ag.Token(10, 6, name="orc", tags={"enemy"})])
+    w = ag.explore(m, ag.Sphere(10), caster=c, at=(10, 6))   # behind the wall: no line of effect
+    assert w.area is None and w.error == ("the caster has no line of effect to point of origin (10, 6); "
+                                          "the nearest legal origin is (7, 6)")
+    w.rules = "sw5e"                                       # unseen behind the wall: its near side
+    click(w, 10.4, 6.6)
+    assert w.origin == (10.5, 6.5) and len(w.area) == 6 and shown(w)[1] == []
+    same(w, ag.area(ag.Sphere(10), at=(10.5, 6.5), on=m, rules="sw5e", caster=c))
+    w = ag.explore(m, ag.Sphere(10), caster=c, range=10, at=(7, 8))
+    assert w.area is None and w.error == ("point of origin (7, 8) is 15 ft from the caster, beyond its range of "
+                                          "10 ft; the nearest legal origin is (7, 7)")
+    w.shape = ag.Cone(15, "E")                             # a cone is drawn where clicked, unchecked
+    same(w, ag.area(ag.Cone(15, "E"), at=(7, 8), on=m))
+
+
+def test_the_score_map_searches_intersections_and_centres_under_sw5e() -> None:
+    ring = [(9, 8), (10, 8), (8, 9), (11, 9), (8, 10), (11, 10), (9, 11), (10, 11)]
+    caster = ag.Token(2, 2, name="caster")
+    m = ag.BattleMap(ag.Grid(20, 20), tokens=[caster, *(ag.Token(x, y, tags={"enemy"}) for x, y in ring)])
+    w = ag.explore(m, ag.Sphere(10), rules="sw5e", caster=caster)
+    w.show_scores = True
+    assert w.scores is not None and w.scores.shape == (41, 41)
+    assert w.scores[20, 20] == 8.0 and w.scores[19, 19] == 4.0      # at (10, 10), and at the centre (9.5, 9.5)
+    assert w.best is not None and (w.best.at, w.best.score) == ((10, 10), 8.0)
+    assert "best at (10, 10): 8" in w.summary
 
 
 def test_pictures_span_the_grid_and_the_area_layer_is_transparent() -> None:

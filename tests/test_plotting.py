@@ -198,7 +198,7 @@ def test_scores_on_intersections_best_outlined_and_a_colour_bar():
 
 def test_scores_on_square_centres_fill_the_squares(tmp_path):
     m, _, kw = score_scene()
-    scores = ag.placement_scores(ag.Sphere(10), **kw, rules="sw5e")
+    scores = ag.placement_scores(ag.Sphere(10), **kw, rules="sw5e")[1::2, 1::2]   # the square centres
     assert scores.shape == (8, 12)
     fig = Figure()
     ax = fig.add_subplot()
@@ -210,6 +210,20 @@ def test_scores_on_square_centres_fill_the_squares(tmp_path):
     assert len(fig.axes) == 2  # the map's and the colour bar's
     plotting.save(fig, tmp_path / "s.png")
     assert (tmp_path / "s.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_scores_on_intersections_and_centres_are_a_checkerboard_of_half_squares():
+    m, _, kw = score_scene()
+    scores = ag.placement_scores(ag.Sphere(10), **kw, rules="sw5e")
+    assert scores.shape == (17, 25) and np.isnan(scores[1::2, 0::2]).all() and np.isnan(scores[0::2, 1::2]).all()
+    artists = plotting.plot_scores(scores, m, legend=False)
+    heat, dim = by_label(artists, "score"), by_label(artists, "not legal or not acceptable")
+    js, is_ = np.nonzero(np.isfinite(scores))
+    # A half-square square on each point with a score, (i / 2, j / 2); edge middles drawn neither way.
+    assert centres(heat) == sorted(zip((is_ / 2).tolist(), (js / 2).tolist()))
+    assert np.ptp(heat.get_paths()[0].vertices[:4, 0]) == pytest.approx(0.5)
+    assert len(heat.get_paths()) + len(dim.get_paths()) == 9 * 13 + 8 * 12
+    assert np.ptp(dim.get_paths()[0].vertices[:4, 0]) == pytest.approx(0.5)
 
 
 def test_scores_per_direction_are_wedges_round_the_caster():

@@ -5,7 +5,7 @@ import warnings
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import aoegrid as ag
@@ -31,7 +31,12 @@ def _pick(sel):
 
 def brute(shape, caster, rng, m, rules, mode="burst", hit=None, avoid=None, max_avoid=0, directions=None,
           elevation=0.0):
-    """Every acceptable placement as (key, at, direction, hits, avoided), best first."""
+    """Every acceptable placement as (key, at, direction, hits, avoided, origin), best first.
+
+    Each is ``ag.area`` where the legal origin comes into being (SW5e moves an
+    unseen one to a wall's near side): what ``ag.area(..., caster=, range=)``
+    builds, as test_every_origin_area_accepts_on_the_lattices_is_searched holds.
+    """
     o = ag.legal_origins(shape, caster=caster, range=rng, on=m, rules=rules)
     is_hit, is_avoid = _pick(hit), _pick(avoid)
     out = []
@@ -41,23 +46,30 @@ def brute(shape, caster, rng, m, rules, mode="burst", hit=None, avoid=None, max_
         h = [r.token for r in reached if is_hit(r.token)]
         av = [r.token for r in reached if is_avoid(r.token)]
         if max_avoid is None or len(av) <= max_avoid:
-            out.append(((-len(h), len(av), dist, y, x, d), at, d, len(h), len(av)))
+            out.append(((-len(h), len(av), dist, y, x, d), at, d, len(h), len(av), a.origin))
 
     if o.lattice == "caster":
         cx, cy = o.caster.center
         for d in sorted({ag.Cone(5, x).direction for x in (directions or DIRECTIONS)}):
             try:
-                a = ag.area(shape.replace(direction=d), at=caster, on=m, rules=rules, mode=mode, elevation=elevation)
+                a = ag.area(shape.replace(direction=d), at=caster, on=m, rules=rules, mode=mode, elevation=elevation,
+                            caster=caster, range=rng)
             except ag.OriginOnWallError:
                 continue
             add(a, caster, d, 0.0, cx, cy)
     else:
         r = resolve_rules(rules)
         for p in o.points():
-            a = ag.area(shape, at=p, on=m, rules=rules, mode=mode, elevation=elevation)
+            a = ag.area(shape, at=o.origin_of(p), on=m, rules=rules, mode=mode, elevation=elevation)
             add(a, p, 0.0, float(space_distances(o.caster, p[0], p[1], r, m.grid)), p[0], p[1])
     out.sort(key=lambda t: t[0])
     return out
+
+
+def cell(o, p):
+    """``[y, x]`` of point ``p`` in the mask (and score array) of ``o``."""
+    step = 1.0 if o.lattice == "intersections" else 0.5
+    return round(p[1] / step), round(p[0] / step)
 
 
 # --- legal origins, by hand ------------------------------------------------------
@@ -90,11 +102,15 @@ def test_range_edge_is_inclusive_and_counts_diagonals_by_the_rules():
     # From square (0, 0): (7, 1) is 6 squares east, 0 down = 30 ft; (7, 4) counts 6 + 1 = 7 squares.
     assert (7, 0) in sf and (7, 1) in sf and (8, 0) not in sf
     assert (5, 5) in sf and (6, 6) not in sf  # 4 + 2 = 6 squares; 5 + 2 = 7
-    # 5e counts every diagonal as one square and looks at square centres.
+    # 5e counts every diagonal as one square and looks at intersections and square centres.
     e5 = ag.legal_origins(ag.Sphere(10), caster=caster, range=30, on=g, rules="sw5e")
-    assert e5.lattice == "centers" and e5.mask.shape == (20, 20)
-    assert (6.5, 6.5) in e5 and (7.5, 0.5) not in e5 and (6, 6) not in e5
-    assert e5.points()[0] == (0.5, 0.5)
+    assert e5.lattice == "intersections+centers" and e5.lattices == ("intersections", "centers")
+    assert e5.mask.shape == (41, 41) and e5.moved_to is None  # a bare grid: nothing moves
+    # From square (0, 0): intersection (7, 0) is 6 squares east, the centre (7.5, 0.5) 6.5.
+    assert (7, 0) in e5 and (7, 7) in e5 and (6.5, 6.5) in e5 and (7.5, 0.5) not in e5 and (8, 0) not in e5
+    assert (6, 6.5) not in e5 and not e5.mask[1::2, 0::2].any() and not e5.mask[0::2, 1::2].any()  # no edge middles
+    assert e5.points()[:3] == [(0, 0), (1, 0), (2, 0)] and e5.points()[8] == (0.5, 0.5)
+    assert len(e5) == 8 * 8 + 7 * 7  # intersections x, y in 0..7; centres in 0.5..6.5
 
 
 def test_sw5e_needs_a_clear_path_and_savage_worlds_needs_sight():
@@ -103,8 +119,11 @@ def test_sw5e_needs_a_clear_path_and_savage_worlds_needs_sight():
                      fog=[[(8, 0), (10, 0), (10, 3), (8, 3)]])
     caster = ag.Token(1, 1)
     e5 = ag.legal_origins(ag.Sphere(5), caster=caster, on=m, rules="sw5e")
-    assert (3.5, 1.5) in e5 and (5.5, 1.5) not in e5
-    assert e5.mask[:, 5:].sum() == 0
+    # Seen through the window: no clear path, and nothing moves what the caster sees.
+    assert (3.5, 1.5) in e5 and (5.5, 1.5) not in e5 and (7, 2) not in e5
+    assert e5.mask[:, 9:16].sum() == 0
+    # In the fog the caster cannot see: behind the window, it comes into being on its near side.
+    assert (9.5, 1.5) in e5 and e5.origin_of((9.5, 1.5)) == pytest.approx((4 - 1e-6, 1.5))
     sw = ag.legal_origins(ag.savage_worlds.SMALL_BLAST, caster=caster,
                           on=ag.BattleMap(ag.Grid(12, 3, units="in"), walls=m.walls, fog=m.fog), rules="savage-worlds")
     # Seen through the window; not into the fog, nor past it.
@@ -307,16 +326,93 @@ def test_a_cone_from_a_caster_by_a_wall_skips_directions_starting_inside_it():
     assert got == want
 
 
+# --- every origin the preset allows is searched (issue 17) ------------------------
+
+
+def ring_of_enemies():
+    """Eight enemies round the 2x2 block round (10, 10); the caster in square (2, 2)."""
+    ring = [(9, 8), (10, 8), (8, 9), (11, 9), (8, 10), (11, 10), (9, 11), (10, 11)]
+    caster = ag.Token(2, 2, name="caster")
+    return ag.BattleMap(ag.Grid(20, 20), tokens=[caster, *(ag.Token(x, y, tags={"enemy"}) for x, y in ring)]), caster
+
+
+def test_sw5e_searches_intersections_too_and_finds_the_burst_reaching_all_eight():
+    m, caster = ring_of_enemies()
+    # 5e puts a point of origin on an intersection (DMG p.251): (10, 10) reaches the whole ring.
+    assert len(ag.area(ag.Sphere(10), at=(10, 10), on=m, rules="sw5e").tokens()) == 8
+    assert ag.check_origin(ag.Sphere(10), (10, 10), caster=caster, on=m, rules="sw5e").legal
+    plans = ag.best_placements(ag.Sphere(10), caster=caster, on=m, rules="sw5e", hit={"enemy"}, limit=3)
+    assert [(p.at, p.score, p.distance, p.origin) for p in plans] == [
+        ((10, 10), 8.0, 35.0, (10, 10)), ((9, 9), 4.0, 30.0, (9, 9)), ((9.5, 9.5), 4.0, 32.5, (9.5, 9.5))]
+    scores = ag.placement_scores(ag.Sphere(10), caster=caster, on=m, rules="sw5e", hit={"enemy"})
+    assert scores.shape == (41, 41) and scores[20, 20] == 8.0 and scores[19, 19] == 4.0   # (10, 10); (9.5, 9.5)
+    assert np.isnan(scores[20, 19]) and np.nanmax(scores) == 8.0 and int(np.isfinite(scores).sum()) == 21 * 21 + 20 * 20
+    # Savage Worlds templates sit anywhere: the same two lattices are searched.
+    blast = ag.legal_origins(ag.savage_worlds.MEDIUM_BLAST, caster=caster, on=ag.Grid(20, 20, units="in"),
+                             rules="savage-worlds")
+    assert blast.lattices == ("intersections", "centers") and len(blast) == 21 * 21 + 20 * 20
+    # Starfinder's lattice stays the intersections; a shapable area is laid out from one under any rules.
+    assert ag.legal_origins(ag.Sphere(10), caster=caster, on=m).mask.shape == (21, 21)
+    shapable = ag.legal_origins(ag.Shapable([(0, 0), (1, 0)], min_dimension=5), caster=caster, on=m, rules="sw5e")
+    assert shapable.lattice == "intersections" and shapable.mask.shape == (21, 21)
+
+
+def test_ties_between_the_lattices_break_by_distance_then_top_to_bottom_then_left_to_right():
+    # One enemy in square (5, 5); the caster in square (0, 5). Points of both lattices interleave by (x, y).
+    m = ag.BattleMap(ag.Grid(11, 11), tokens=[ag.Token(5, 5, tags={"enemy"})])
+    plans = ag.best_placements(ag.Sphere(5), caster=ag.Token(0, 5), on=m, rules="sw5e", hit="enemy", limit=9)
+    assert [(p.at, p.score, p.distance) for p in plans] == [
+        ((5, 5), 1.0, 20.0), ((5, 6), 1.0, 20.0), ((5.5, 5.5), 1.0, 22.5), ((6, 5), 1.0, 25.0), ((6, 6), 1.0, 25.0),
+        ((0, 5), 0.0, 0.0), ((1, 5), 0.0, 0.0), ((0.5, 5.5), 0.0, 0.0), ((0, 6), 0.0, 0.0)]
+
+
+def test_sw5e_an_unseen_point_behind_a_wall_is_legal_and_scored_on_its_near_side():
+    c = ag.Token(5, 4, name="c")
+    enemies = [ag.Token(7, 4, name="near", tags={"enemy"}), ag.Token(7, 6, name="low", tags={"enemy"}),
+               ag.Token(10, 6, name="behind", tags={"enemy"})]
+    m = ag.BattleMap(ag.Grid(16, 10), [ag.Wall((8, 0), (8, 10))], tokens=[c, *enemies])
+    fire = {"caster": c, "range": 60, "on": m, "rules": "sw5e"}
+    moved = ag.area(ag.Sphere(10), at=(10.5, 6.5), **fire)
+    assert len(moved) == 6 and [r.token.name for r in moved.tokens()] == ["near", "low"]
+    o = ag.legal_origins(ag.Sphere(10), **fire)
+    assert (10.5, 6.5) in o and o.origin_of((10.5, 6.5)) == moved.origin and o.moved_to.shape == (21, 33, 2)
+    # Every point east of the wall is unseen and in range: all legal, all on the wall's near side.
+    east = [p for p in o.points() if p[0] > 8]
+    assert len(east) == 8 * 11 + 8 * 10 and all(o.origin_of(p)[0] < 8 for p in east)
+    scores = ag.placement_scores(ag.Sphere(10), **fire, hit="enemy")
+    assert scores[13, 21] == 2.0      # near and low, from the near side; not behind, out of the moved area
+    plans = ag.best_placements(ag.Sphere(10), **fire, hit="enemy", limit=len(o))
+    p = next(p for p in plans if p.at == (10.5, 6.5))
+    assert (p.score, p.distance, p.origin) == (2.0, 22.5, moved.origin) and p.area == moved
+    assert p.area == ag.area(ag.Sphere(10), at=p.origin, on=m, rules="sw5e")
+    assert [(q.at, q.score, q.distance) for q in plans[:1]] == [((6.5, 5.5), 2.0, 2.5)]   # in view, nearer
+
+
+def test_sw5e_a_near_side_inside_another_wall_is_no_origin():
+    # The line north from the centre of c's space (2.5, 6.5) runs along a wall down x = 2.5 and meets
+    # the wall across y = 4 where the two cross: just short of it lies inside the first.
+    c = ag.Token(2, 6, name="c")
+    m = ag.BattleMap(ag.Grid(8, 8), [ag.Wall((0, 4), (5, 4)), ag.Wall((2.5, 3), (2.5, 5))], tokens=[c])
+    check = ag.check_origin(ag.Sphere(5), (2.5, 1.5), caster=c, on=m, rules="sw5e")
+    assert (check.reason, check.nearest, check.origin) == ("inside a wall", (2, 1), None)
+    assert check.message == ("point of origin (2.5, 1.5) comes into being at (2.5, 4), on the near side of a wall "
+                             "and inside another; the nearest legal origin is (2, 1)")
+    with pytest.raises(ag.IllegalOriginError, match=r"comes into being at \(2.5, 4\), on the near side of a wall"):
+        ag.area(ag.Sphere(5), at=(2.5, 1.5), on=m, caster=c, rules="sw5e")
+    o = ag.legal_origins(ag.Sphere(5), caster=c, on=m, rules="sw5e")
+    assert (2.5, 1.5) not in o and (2, 1) in o and o.origin_of((2, 1))[1] == pytest.approx(4 + 1e-6)
+
+
 # --- exact against brute force on random maps -----------------------------------
 
 FEET = ["starfinder", "pf2e", "sw5e"]
 
 
 @st.composite
-def scenes(draw):
+def scenes(draw, side=8):
     rules = draw(st.sampled_from([*FEET, "savage-worlds"]))
     inches = rules == "savage-worlds"
-    w, h = draw(st.integers(3, 8)), draw(st.integers(3, 8))
+    w, h = draw(st.integers(3, side)), draw(st.integers(3, side))
     grid = ag.Grid(w, h, units="in" if inches else "ft")
     coord = st.integers(0, 2 * max(w, h)).map(lambda v: v / 2)
     walls = []
@@ -374,6 +470,8 @@ def test_best_placements_and_scores_equal_brute_force(scene, limit):
     plans = ag.best_placements(s["shape"], caster=s["caster"], range=s["rng"], on=s["m"], limit=limit, **common)
     got = [(p.at, p.direction if p.direction is not None else 0.0, p.score, len(p.avoided)) for p in plans]
     assert got == [(w[1], w[2] if w[2] is not None else 0.0, float(w[3]), w[4]) for w in want[:limit]]
+    # Where each came into being: moved to a wall's near side or not, as area() placed it.
+    assert [p.origin if p.direction is None else p.origin.space for p in plans] == [w[5] for w in want[:limit]]
     scores = ag.placement_scores(s["shape"], caster=s["caster"], range=s["rng"], on=s["m"], **common)
     o = ag.legal_origins(s["shape"], caster=s["caster"], range=s["rng"], on=s["m"], rules=s["rules"])
     if o.lattice == "caster":
@@ -381,8 +479,38 @@ def test_best_placements_and_scores_equal_brute_force(scene, limit):
         got_scores = {d: v for d, v in zip(dirs, scores) if not np.isnan(v)}
         assert got_scores == {w[2]: float(w[3]) for w in want}
     else:
-        off = 0 if o.lattice == "intersections" else 0.5
         expect = np.full(o.mask.shape, np.nan)
         for w in want:
-            expect[int(w[1][1] - off), int(w[1][0] - off)] = w[3]
+            expect[cell(o, w[1])] = w[3]
         assert np.array_equal(scores, expect, equal_nan=True)
+
+
+@settings(max_examples=30, deadline=None)
+@given(scenes(side=5))
+def test_every_origin_area_accepts_on_the_lattices_is_searched(scene):
+    """area(..., caster=, range=) accepts a lattice point exactly when legal_origins holds it, places it where
+    legal_origins says it comes into being, and none of them beats best_placements' best."""
+    s = scene
+    assume(not isinstance(s["shape"], (ag.Cone, ag.Line)))
+    shape, caster, rng, m, rules = s["shape"], s["caster"], s["rng"], s["m"], s["rules"]
+    o = ag.legal_origins(shape, caster=caster, range=rng, on=m, rules=rules)
+    step = 1.0 if o.lattice == "intersections" else 0.5
+    options = {"caster": caster, "range": rng, "on": m, "rules": rules, "mode": s["mode"], "elevation": s["elevation"]}
+    best = ag.best_placements(shape, **options, hit={"enemy"}, avoid={"ally"}, max_avoid=s["max_avoid"])
+    top = None
+    for j in range(o.mask.shape[0]):
+        for i in range(o.mask.shape[1]):
+            if step == 0.5 and (i + j) % 2:
+                continue  # an edge's middle: on no lattice searched
+            p = (i * step, j * step)
+            try:
+                a = ag.area(shape, at=p, **options)
+            except ag.IllegalOriginError:
+                assert p not in o
+                continue
+            assert p in o and o.origin_of(p) == a.origin
+            reached = [r.token for r in a.tokens()]
+            hits = sum("enemy" in t.tags for t in reached)
+            if s["max_avoid"] is None or sum("ally" in t.tags for t in reached) <= s["max_avoid"]:
+                top = hits if top is None else max(top, hits)
+    assert (best[0].score if best else None) == top

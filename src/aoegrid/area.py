@@ -76,8 +76,19 @@ def area(
         Whether a creature the area comes from is in it. ``None`` follows the
         rules (5e leaves the caster out of its own cone, cube and line).
     caster : (x, y), Token or Space, optional
-        Who places the effect. Under 5e, a point of origin the caster cannot
-        see, behind a wall, comes into being on the near side of the wall.
+        Who places the effect (a point stands for its square). The placement
+        is then checked as :func:`aoegrid.ranges.check_origin` checks it:
+        the caster needs line of effect to the point of origin from some
+        point of its space (line of sight under Savage Worlds), the point
+        may not lie inside a wall, and a cone or line starts at its caster
+        (``at=caster``) and is placed by direction only; an illegal one
+        raises :class:`~aoegrid.errors.IllegalOriginError` saying which rule
+        it breaks and the nearest legal origin. Under 5e a point the caster
+        cannot see, behind a wall ("If you choose a point behind an
+        obstruction, the point of origin comes into being on the near side
+        of that obstruction"), is legal and moves to the wall's near side:
+        where the straight line from the centre of the caster's space first
+        meets it (:func:`aoegrid.build.near_side`).
     elevation : float
         Height of the point of origin above the ground, in the grid's unit,
         for creatures above or below it (:meth:`Area.tokens`). A cylinder's
@@ -85,12 +96,9 @@ def area(
         from it under the other presets (``Rules.cylinder_drops``).
     range : Range or float, optional
         With ``caster``: the effect's range (a :class:`~aoegrid.ranges.Range`
-        or feet). The placement is checked as :func:`aoegrid.ranges.check_origin`
-        checks it (range from the caster's space, line of effect from it, or
-        line of sight under Savage Worlds, not inside a wall; a cone or line
-        starts at its caster, ``at=caster``, and is placed by direction
-        only); an illegal one raises :class:`~aoegrid.errors.IllegalOriginError`
-        saying which rule it breaks and, for range, the nearest legal origin.
+        or feet), from the caster's space to the point chosen (under 5e, the
+        point chosen, not the near side it may move to). ``None`` places no
+        limit; the other checks still apply.
 
     Returns
     -------
@@ -104,7 +112,7 @@ def area(
         For an origin the rules do not allow, a grid in the wrong unit, or a
         shapable area thinner than its minimum dimension.
     IllegalOriginError
-        With ``range=``: a placement its caster may not make.
+        With ``caster=``: a placement its caster may not make.
 
     Examples
     --------
@@ -122,15 +130,25 @@ def area(
      . . . # # . . .
      . . . . . . . .
      . . . . . . . .
+
+    Under 5e a point the caster cannot see, behind a wall, comes into being
+    on the wall's near side (in range or not, the same area):
+
+    >>> m = ag.BattleMap(ag.Grid(16, 10), [ag.Wall((8, 0), (8, 10))])
+    >>> b = ag.area(ag.Sphere(10), at=(10.5, 6.5), on=m, rules="sw5e", caster=ag.Token(5, 4), range=60)
+    >>> len(b), [round(v, 4) for v in b.origin]
+    (6, [8.0, 5.5])
     """
-    if range is not None:
-        if caster is None:
-            raise InvalidValueError("range= is measured from the caster: pass caster= (a Token, Space or point) too")
+    if range is not None and caster is None:
+        raise InvalidValueError("range= is measured from the caster: pass caster= (a Token, Space or point) too")
+    comes_into_being = None
+    if caster is not None:
         check = check_origin(shape, at, caster=caster, range=range, on=on, rules=rules)
         if not check.legal:
             raise IllegalOriginError(check.message, check.reason, check.nearest)
+        comes_into_being = check.origin
     return build_area(Area, shape, at, on, rules, mode, include_origin=include_origin, caster=caster,
-                      elevation=elevation)
+                      elevation=elevation, comes_into_being=comes_into_being)
 
 
 class Area(AreaCore):

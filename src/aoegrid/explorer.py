@@ -3,11 +3,13 @@
 ``aoegrid.explore(on)`` (this module's :func:`explore`, loaded on first call)
 returns an :class:`Explorer`, a Jupyter widget: the map drawn as
 :mod:`aoegrid.plotting` draws it; a click places the point of origin, snapped
-as the preset requires (intersections under Starfinder and Pathfinder 2e,
-the nearest half square otherwise); a drag, or the dial, aims cones, lines and
-cubes; controls choose the shape, its size, the preset and the mode; beside
-the map, the number of squares and the creatures reached with their cover;
-with a caster, a check box shades every placement's score
+to the points the searches look at (:func:`aoegrid.ranges.origin_lattice`:
+intersections under Starfinder and Pathfinder 2e, the nearest intersection or
+square centre otherwise); a drag, or the dial, aims cones, lines and cubes;
+controls choose the shape, its size, the preset and the mode; beside the map,
+the number of squares and the creatures reached with their cover; with a
+caster, each placement at a point is checked as :func:`aoegrid.area` checks
+it, and a check box shades every placement's score
 (:func:`aoegrid.placement_scores`) and outlines the best one.
 
 Why anywidget: the widget is one ``anywidget.AnyWidget`` whose front end is a
@@ -34,9 +36,10 @@ Drive the widget from Python, as a notebook cell or a test does:
 >>> w.origin = (7.4, 5.8)              # a click there: snapped to an intersection
 >>> w.origin, len(w.area)
 ((7.0, 6.0), 44)
->>> w.rules = "sw5e"
->>> len(w.area) == len(ag.area(ag.Sphere(20), at=(7, 6), on=ag.Grid(20, 20), rules="sw5e"))
-True
+>>> w.rules = "sw5e"                   # the nearest intersection or square centre
+>>> w.origin = (7.4, 5.8)
+>>> w.origin, len(w.area) == len(ag.area(ag.Sphere(20), at=(7.5, 5.5), on=ag.Grid(20, 20), rules="sw5e"))
+((7.5, 5.5), True)
 """
 
 from __future__ import annotations
@@ -266,8 +269,12 @@ def explore(
     rules : str or Rules
         The preset (or :class:`Rules`) to start with.
     caster : Token, Space or (x, y), optional
-        Who casts: passed to :func:`aoegrid.area` (5e's hidden origins), and
-        needed for the score map.
+        Who casts: passed to :func:`aoegrid.area` for shapes placed at a
+        point, which then checks each placement (a refused one says why) and
+        moves 5e's hidden origins to the near side of their wall; needed for
+        the score map. Cones and lines are drawn where clicked, unchecked
+        (:func:`aoegrid.area` would start them at the caster; the score map
+        aims them from it).
     mode : str
         ``"burst"``, ``"emanation"`` or ``"spread"``.
     at : (x, y), optional
@@ -278,7 +285,9 @@ def explore(
         placement may reach (as :func:`aoegrid.placement_scores` takes them;
         by default tags ``"enemy"`` and ``"ally"``).
     range : Range or float, optional
-        How far from the caster the score map's origins may be.
+        How far from the caster the point of origin may be, placed by a
+        click or on the score map (not for cones and lines: they start at
+        their caster).
     scale : float, optional
         Pixels a square of the pictures (default: what makes the map about
         768 pixels across, between 4 and 32).
@@ -322,7 +331,8 @@ class Explorer(anywidget.AnyWidget):
         The point of origin, in grid units. Setting it places the effect as a
         click there does: snapped to the nearest intersection when the
         preset's origins must be intersections (``Rules.origin``), else to the
-        nearest half square (a centre, an edge's middle or a corner).
+        nearest intersection or square centre, the points the score map
+        searches (a tie goes to the intersection).
     shape : Shape
         The effect placed. Its kind, size and direction are also the traits
         ``shape_kind``, ``size`` and ``direction`` the controls set.
@@ -334,8 +344,9 @@ class Explorer(anywidget.AnyWidget):
         Shade the score map and outline the best placement (needs a caster).
     area : Area or None
         The area now shown, exactly ``ag.area(shape, at=origin, on=map,
-        rules=rules, mode=mode, caster=caster)``; None when the rules refuse
-        the placement (:attr:`error` says why).
+        rules=rules, mode=mode, caster=caster, range=range)`` (for a cone or
+        line, without caster and range: drawn where clicked); None when the
+        rules refuse the placement (:attr:`error` says why).
     summary : str
         The HTML shown beside the map: the square count, the creatures
         reached with their cover, the best placement.
@@ -470,9 +481,13 @@ class Explorer(anywidget.AnyWidget):
         g = self._map.grid
         if not (0 <= x <= g.width and 0 <= y <= g.height):
             raise OffGridError(f"origin {value!r} is off the {g.width} x {g.height} map")
-        step = 1.0 if self._rules.origin is OriginPoint.INTERSECTION else 0.5
         # Halves round up, the same way everywhere (round() would go to even).
-        return (math.floor(x / step + 0.5) * step, math.floor(y / step + 0.5) * step)
+        corner = (float(math.floor(x + 0.5)), float(math.floor(y + 0.5)))
+        if self._rules.origin is OriginPoint.INTERSECTION:
+            return corner
+        centre = (min(math.floor(x), g.width - 1) + 0.5, min(math.floor(y), g.height - 1) + 0.5)
+        # min() keeps the first of equals: a tie goes to the intersection.
+        return min((corner, centre), key=lambda p: math.hypot(p[0] - x, p[1] - y))
 
     @traitlets.validate("shape_kind")
     def _valid_kind(self, proposal: dict[str, Any]) -> str:
@@ -539,6 +554,10 @@ class Explorer(anywidget.AnyWidget):
         if redraw and not held:
             self._refresh()
 
+    def _shape_range(self, shape: Shape) -> Range | float | None:
+        """The range for ``shape``: none for a cone or line, which starts at its caster (5e: "a range of self")."""
+        return None if isinstance(shape, (Cone, Line)) else self._range
+
     def _resized(self, size: Any) -> Shape:
         return self._shape.replace(**{SIZE_FIELDS[self._shape.name]: size})
 
@@ -552,7 +571,9 @@ class Explorer(anywidget.AnyWidget):
     def _refresh(self) -> None:
         """Work out the area (and the score map) and redraw what changed."""
         try:
-            a = area(self._shape, self.origin, self._map, self._rules, self.mode, caster=self._caster)
+            point = not isinstance(self._shape, (Cone, Line))
+            a = area(self._shape, self.origin, self._map, self._rules, self.mode,
+                     caster=self._caster if point else None, range=self._shape_range(self._shape))
             reached = a.tokens()
             self._area, self._error = a, None
         except AoegridError as e:
@@ -576,9 +597,10 @@ class Explorer(anywidget.AnyWidget):
         if self._scored is None or self._scored[0] != key:
             shape, rules, mode = key
             try:
-                scores = placement_scores(shape, caster=self._caster, range=self._range, on=self._map, rules=rules,
+                rng = self._shape_range(shape)
+                scores = placement_scores(shape, caster=self._caster, range=rng, on=self._map, rules=rules,
                                           mode=mode, hit=self._hit, avoid=self._avoid)
-                found = best_placements(shape, caster=self._caster, range=self._range, on=self._map, rules=rules,
+                found = best_placements(shape, caster=self._caster, range=rng, on=self._map, rules=rules,
                                         mode=mode, hit=self._hit, avoid=self._avoid)
                 self._scored = (key, scores, found[0] if found else None, None)
             except AoegridError as e:

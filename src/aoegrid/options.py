@@ -45,6 +45,23 @@ class Inclusion(str, Enum):
     TOUCH = "touch"
 
 
+class LineSquares(str, Enum):
+    """Which squares a line takes (``Rules.line_squares``).
+
+    ``path``: the rules' own inclusion (:class:`Inclusion`); under far-edge
+    counting (Starfinder, Pathfinder 2e) the squares the line's path passes
+    through, measured like movement, as the rulebooks' diagrams draw them.
+    ``center-band``: the squares whose centre lies in the line's
+    ``width``-wide rectangle centred on its path, its length measured
+    straight (on the outline counts), as Foundry VTT highlights a ray
+    template (the pf2e and dnd5e systems leave lines to it). Along a grid
+    line from an intersection a 5-ft band takes both rows.
+    """
+
+    PATH = "path"
+    CENTER_BAND = "center-band"
+
+
 class Mode(str, Enum):
     """How an area meets obstacles: ``burst``, ``emanation`` or ``spread``."""
 

@@ -614,6 +614,11 @@ def _score_norm(values: np.ndarray) -> tuple[Any, list[float] | None]:
     return Normalize(lo, hi if hi > lo else lo + 1.0), None
 
 
+def _box(x: float, y: float, half: float) -> list[tuple[float, float]]:
+    """The square of side ``2 * half`` centred on ``(x, y)``, as a polygon."""
+    return [(x - half, y - half), (x + half, y - half), (x + half, y + half), (x - half, y + half)]
+
+
 def plot_scores(
     scores: Any,
     bmap: BattleMapCore,
@@ -637,10 +642,13 @@ def plot_scores(
     scores : float array
         As :func:`aoegrid.placement_scores` gives them: ``(height + 1,
         width + 1)`` over intersections (drawn as a small square centred on
-        each), ``(height, width)`` over square centres (each square filled),
-        or one score per direction for cones and lines (drawn as wedges
-        around ``caster``). NaN marks an origin not legal, or a placement
-        not acceptable; drawn grey.
+        each), ``(2 * height + 1, 2 * width + 1)`` over intersections and
+        square centres (a half-square square on each, a checkerboard; the
+        entries between, middles of square edges, are not drawn),
+        ``(height, width)`` over square centres (each square filled), or one
+        score per direction for cones and lines (drawn as wedges around
+        ``caster``). NaN marks an origin not legal, or a placement not
+        acceptable; drawn grey.
     bmap : BattleMap
         The map, drawn underneath as :func:`plot_map` draws it.
     ax : Axes, optional
@@ -701,15 +709,21 @@ def plot_scores(
         raise InvalidValueError(f"scores must be an array of numbers (from aoegrid.placement_scores), got {scores!r}") from None
     g = bmap.grid
     space = None if caster is None else _caster_space(caster)
-    if values.ndim == 2 and values.shape in ((g.height + 1, g.width + 1), g.shape):
-        off = 0.0 if values.shape == (g.height + 1, g.width + 1) else 0.5
-        half = 0.3 if off == 0.0 else 0.5  # small squares on intersections, whole squares on centres
-        # Small squares are edged so neighbours stay apart; whole squares tile.
-        edge = "#000000" if off == 0.0 else "none"
+    half_lattice = (2 * g.height + 1, 2 * g.width + 1)
+    if values.ndim == 2 and values.shape in ((g.height + 1, g.width + 1), g.shape, half_lattice):
+        # Points one step apart, from off: small squares on intersections, whole squares on centres,
+        # half squares on the half-square lattice's intersections and centres.
+        step, off, half = {(g.height + 1, g.width + 1): (1.0, 0.0, 0.3), g.shape: (1.0, 0.5, 0.5),
+                           half_lattice: (0.5, 0.0, 0.25)}[values.shape]
+        # Small squares are edged so neighbours stay apart; whole and half squares tile.
+        edge = "#000000" if half == 0.3 else "none"
         ys, xs = np.indices(values.shape)
-        cx, cy = (xs + off).ravel(), (ys + off).ravel()
-        polys = [[(x - half, y - half), (x + half, y - half), (x + half, y + half), (x - half, y + half)]
-                 for x, y in zip(cx.tolist(), cy.tolist())]
+        # On the half-square lattice only intersections and centres: the middles of square edges are no origin.
+        keep = (ys + xs) % 2 == 0 if step == 0.5 else np.ones(values.shape, dtype=bool)
+        values, cx, cy = values[keep], xs[keep] * step + off, ys[keep] * step + off
+        polys = [_box(x, y, half) for x, y in zip(cx.tolist(), cy.tolist())]
+        # What cannot be chosen is dimmed, a whole cell round each point, so the legal points stand out.
+        dim = [_box(x, y, step / 2) for x, y in zip(cx.tolist(), cy.tolist())]
     elif values.ndim == 1 and values.size:
         if space is None:
             raise InvalidValueError("scores per direction (cones and lines) are drawn around their caster: pass caster=")
@@ -726,11 +740,13 @@ def plot_scores(
         edge = "none"
         polys = [np.asarray(Wedge(centre, radius, d - w / 2, d + w / 2).get_path().vertices).tolist()
                  for d, w in zip(degrees.tolist(), width.tolist())]
+        dim = polys
     else:
         raise GridMismatchError(
             f"scores of shape {values.shape} fit no lattice of this {g.width} x {g.height} map: "
             f"({g.height + 1}, {g.width + 1}) over intersections, ({g.height}, {g.width}) over square centres, "
-            "or one score per direction"
+            f"({half_lattice[0]}, {half_lattice[1]}) over intersections and square centres, or one score per "
+            "direction"
         )
     side = ax is None and (legend or colorbar)
     if ax is None:
@@ -748,10 +764,6 @@ def plot_scores(
                           edgecolors=edge, linewidths=0.3, alpha=alpha, label="score", zorder=3)
     ax.add_collection(heat)
     out.append(heat)
-    # What cannot be chosen is dimmed, whole cells, so the legal points stand out.
-    dim = polys if values.ndim == 1 else [
-        [(x - 0.5, y - 0.5), (x + 0.5, y - 0.5), (x + 0.5, y + 0.5), (x - 0.5, y + 0.5)]
-        for x, y in zip(cx.tolist(), cy.tolist())]
     none = PolyCollection([p for p, ok in zip(dim, finite) if not ok], facecolors=_NO_SCORE, edgecolors="none",
                           alpha=0.55, label=nan_label, zorder=2)
     ax.add_collection(none)

@@ -20,6 +20,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from aoegrid._validate import point, real, shown
+from aoegrid.build import moves_unseen, near_side, seen_from_space
+from aoegrid.build import space_of as _space
 from aoegrid.distance import measure
 from aoegrid.errors import InvalidTypeError, InvalidValueError, OffGridError
 from aoegrid.options import OriginPoint, parse_option
@@ -29,7 +31,7 @@ from aoegrid.savage_worlds import range_cost
 from aoegrid.shapes import Cone, Line, Shapable, Shape
 from aoegrid.stencils import _Origin
 from aoegrid.tokens import Space, Token
-from aoegrid.visibility import _ON, OriginOnWallError
+from aoegrid.visibility import _ON
 from aoegrid.walls import Channel
 
 FloatArray = NDArray[np.float64]
@@ -240,15 +242,6 @@ class RangeCheck:
     distance: float
     limit: float
     nearest: tuple[float, float]
-
-
-def _space(caster: Any, field: str = "caster") -> Space:
-    if isinstance(caster, Token):
-        return caster.space
-    if isinstance(caster, Space):
-        return caster
-    p = point(caster, field)
-    return Space(math.floor(p[0]), math.floor(p[1]))
 
 
 def distance_from_space(space: Space, p: tuple[float, float], rules: Rules, square: float) -> float:
@@ -526,33 +519,47 @@ def space_reaches(source: Space, target: Space, on: BattleMap, channel: Channel)
     return any(see_from(on, channel, p, frame).fraction(window).max() > 1e-9 for p in samples)
 
 
-#: Where each kind of lattice puts its points within a square.
-_LATTICE_OFFSET = {"intersections": 0.0, "centers": 0.5}
+#: The lattices of points of origin (:func:`origin_lattice`): the step
+#: between neighbouring points of an :class:`Origins` mask, in squares...
+_STEP = {"intersections": 1.0, "intersections+centers": 0.5}
+#: ...and the kinds of point each holds: name, offset within a square, and
+#: the slice of the mask holding them (a lattice of its own, one step apart).
+_PARTS: dict[str, tuple[tuple[str, float, Any], ...]] = {
+    "intersections": (("intersections", 0.0, np.s_[:, :]),),
+    "intersections+centers": (("intersections", 0.0, np.s_[0::2, 0::2]), ("centers", 0.5, np.s_[1::2, 1::2])),
+}
 
 
 def origin_lattice(shape: Shape, rules: Rules | str) -> str:
     """Where :func:`legal_origins` looks for points of origin for ``shape`` under ``rules``.
 
-    ``"caster"`` for cones and lines, which start at their caster and are
-    placed by direction only (Starfinder: "It starts from any corner of your
-    square"; 5e: "Powers that create cones or lines of effect that originate
-    from you"; the Savage Worlds Cone Template and stream are laid from the
-    caster); ``"intersections"`` under rules whose origins are
-    intersections, and for shapable areas, laid out from one; ``"centers"``
-    (square centres) otherwise.
+    * ``"caster"`` for cones and lines, which start at their caster and are
+      placed by direction only (Starfinder: "It starts from any corner of
+      your square"; 5e: "Powers that create cones or lines of effect that
+      originate from you"; the Savage Worlds Cone Template and stream are
+      laid from the caster);
+    * ``"intersections"`` under rules whose origins are intersections
+      (Starfinder, Pathfinder 2e: "The point of origin of an effect is always
+      a grid intersection"), and for shapable areas, laid out from one;
+    * ``"intersections+centers"`` under rules that let a point of origin lie
+      anywhere (SW5e, Savage Worlds): every grid intersection (5e's grid rule,
+      DMG p.251, puts a point of origin on one) and every square centre
+      (where a template centred on a square sits). :func:`aoegrid.area`
+      accepts any other point too (the middle of a square's edge, say); the
+      searches do not look there.
 
     Examples
     --------
     >>> import aoegrid as ag
     >>> [origin_lattice(s, r) for s, r in [(ag.Sphere(20), "starfinder"), (ag.Sphere(20), "sw5e"), (ag.Cone(15), "sw5e")]]
-    ['intersections', 'centers', 'caster']
+    ['intersections', 'intersections+centers', 'caster']
     """
     rules = resolve_rules(rules)
     if isinstance(shape, (Cone, Line)):
         return "caster"
     if rules.origin is OriginPoint.INTERSECTION or isinstance(shape, Shapable):
         return "intersections"
-    return "centers"
+    return "intersections+centers"
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -564,16 +571,27 @@ class Origins:
     mask : bool array
         Read-only, indexed ``[y, x]``. With ``lattice="intersections"`` it
         has shape ``(height + 1, width + 1)`` and ``mask[y, x]`` is the
-        intersection ``(x, y)``; with ``"centers"`` it has shape ``(height,
-        width)`` and ``mask[y, x]`` is the centre of square ``(x, y)``,
-        ``(x + 0.5, y + 0.5)``; with ``"caster"`` (cones and lines, placed
-        from their caster by direction) it has shape ``(height, width)`` and
-        marks the caster's squares.
+        intersection ``(x, y)``. With ``"intersections+centers"`` it is the
+        half-square lattice, shape ``(2 * height + 1, 2 * width + 1)``:
+        ``mask[j, i]`` is the point ``(i / 2, j / 2)``, so ``mask[2 * y, 2 *
+        x]`` is the intersection ``(x, y)`` and ``mask[2 * y + 1, 2 * x +
+        1]`` the centre of square ``(x, y)``; the other entries, the middles
+        of square edges, are not looked at and always False. With
+        ``"caster"`` (cones and lines, placed from their caster by direction)
+        it has shape ``(height, width)`` and marks the caster's squares.
     lattice : str
-        ``"intersections"``, ``"centers"`` or ``"caster"``.
+        ``"intersections"``, ``"intersections+centers"`` or ``"caster"``
+        (:func:`origin_lattice`); :attr:`lattices` names the kinds of point.
     caster : Space
         The caster's space.
     grid : Grid
+    moved_to : float array or None
+        Under rules that move an unseen point of origin to the near side of
+        an obstruction (``Rules.hidden_origin_to_near_side``: SW5e), on a
+        map: where each legal point's effect comes into being, shape
+        ``(*mask.shape, 2)`` holding ``(x, y)``; the point itself where it
+        stays, NaN where the point is illegal; read-only. None where no
+        point moves (:meth:`origin_of` reads it for one point).
 
     Examples
     --------
@@ -581,25 +599,36 @@ class Origins:
     >>> o = ag.legal_origins(ag.Sphere(10), caster=ag.Token(0, 0), range=5, on=ag.Grid(4, 4))
     >>> o.lattice, o.mask.shape, len(o), o.points()[:3], (2, 2) in o
     ('intersections', (5, 5), 9, [(0, 0), (1, 0), (2, 0)], True)
+    >>> e = ag.legal_origins(ag.Sphere(10), caster=ag.Token(0, 0), range=5, on=ag.Grid(4, 4), rules="sw5e")
+    >>> e.lattices, e.mask.shape, len(e), e.points()[:4], (1.5, 1.5) in e, (1, 0.5) in e
+    (('intersections', 'centers'), (9, 9), 13, [(0, 0), (1, 0), (2, 0), (0.5, 0.5)], True, False)
     """
 
     mask: NDArray[np.bool_]
     lattice: str
     caster: Space
     grid: Grid
+    moved_to: FloatArray | None = None
+
+    @property
+    def lattices(self) -> tuple[str, ...]:
+        """The kinds of point looked at: ``("intersections",)``, ``("intersections", "centers")`` or ``("caster",)``."""
+        if self.lattice == "caster":
+            return ("caster",)
+        return tuple(name for name, _, _ in _PARTS[self.lattice])
 
     def points(self) -> list[tuple[float, float]]:
         """The legal origins as ``(x, y)`` in grid units, sorted by y then x.
 
-        Intersections are whole numbers; for ``"caster"`` the one point is
-        the centre of the caster's space.
+        Intersections are whole numbers (ints), square centres halves; for
+        ``"caster"`` the one point is the centre of the caster's space.
         """
         if self.lattice == "caster":
             return [self.caster.center]
         ys, xs = np.nonzero(self.mask)
-        if self.lattice == "intersections":
+        if _STEP[self.lattice] == 1.0:
             return list(zip(xs.tolist(), ys.tolist()))
-        return list(zip((xs + 0.5).tolist(), (ys + 0.5).tolist()))
+        return [(x // 2, y // 2) if x % 2 == 0 else (x / 2, y / 2) for x, y in zip(xs.tolist(), ys.tolist())]
 
     def __len__(self) -> int:
         return 1 if self.lattice == "caster" else int(np.count_nonzero(self.mask))
@@ -607,15 +636,48 @@ class Origins:
     def __contains__(self, p: object) -> bool:
         if self.lattice == "caster":
             return (isinstance(p, Token) and p.space == self.caster) or p == self.caster
+        return self._index(p) is not None
+
+    def _index(self, p: object) -> tuple[int, int] | None:
+        """``[y, x]`` of the legal point of origin ``p`` in :attr:`mask`; None unless ``p`` is one."""
         try:
             x, y = point(p, "origin")
         except (InvalidTypeError, InvalidValueError):
-            return False
-        off = _LATTICE_OFFSET[self.lattice]
-        if not ((x - off).is_integer() and (y - off).is_integer()):
-            return False
-        i, j = int(x - off), int(y - off)
-        return 0 <= j < self.mask.shape[0] and 0 <= i < self.mask.shape[1] and bool(self.mask[j, i])
+            return None
+        step = _STEP[self.lattice]
+        if not ((x / step).is_integer() and (y / step).is_integer()):
+            return None
+        i, j = int(x / step), int(y / step)
+        inside = 0 <= j < self.mask.shape[0] and 0 <= i < self.mask.shape[1]
+        return (j, i) if inside and self.mask[j, i] else None
+
+    def origin_of(self, p: object) -> tuple[float, float] | Space | None:
+        """Where an effect whose point of origin is chosen at ``p`` comes into being.
+
+        ``p`` itself, except where :attr:`moved_to` moves it: under SW5e, a
+        point behind an obstruction the caster cannot see comes into being on
+        its near side (:func:`aoegrid.build.near_side`). The caster's space
+        for ``"caster"``; None when ``p`` is not a legal origin.
+
+        Examples
+        --------
+        >>> import aoegrid as ag
+        >>> m = ag.BattleMap(ag.Grid(16, 10), walls=[ag.Wall((8, 0), (8, 10))])
+        >>> o = ag.legal_origins(ag.Sphere(10), caster=ag.Token(5, 4), range=60, on=m, rules="sw5e")
+        >>> x, y = o.origin_of((10.5, 6.5))          # behind the wall: on its near side
+        >>> round(x, 4), round(y, 4), o.origin_of((6.5, 4.5)), o.origin_of((8, 3))   # seen; inside the wall
+        (8.0, 5.5, (6.5, 4.5), None)
+        """
+        if self.lattice == "caster":
+            return self.caster if p in self else None
+        at = self._index(p)
+        if at is None:
+            return None
+        step = _STEP[self.lattice]
+        if self.moved_to is None:
+            return (at[1] * step, at[0] * step)
+        x, y = self.moved_to[at]
+        return (float(x), float(y))
 
 
 def _on(on: Any) -> tuple[Grid, BattleMap | None]:
@@ -656,29 +718,6 @@ def space_distances(space: Space, px: Any, py: Any, rules: Rules, grid: Grid) ->
     dx = np.maximum(0.0, np.maximum(x0 - np.asarray(px, float), np.asarray(px, float) - x1))
     dy = np.maximum(0.0, np.maximum(y0 - np.asarray(py, float), np.asarray(py, float) - y1))
     return np.asarray(measure(dx, dy, rules.diagonals) * grid.square)
-
-
-def _seen_from_space(bmap: BattleMap, space: Space, channel: Channel, px: FloatArray, py: FloatArray) -> BoolArray:
-    """Whether a straight line from some point of ``space`` reaches each point, for ``channel``.
-
-    Lines start where an emanation's do: the space's corners, nudged inside,
-    and its centre. A start inside a wall (one run through the creature)
-    reaches nothing: which side of the wall it is on would be a guess.
-    """
-    samples = origin_samples(_Origin(*space.bounds))
-    frame = frame_around(bmap.grid, samples)
-    px, py = np.broadcast_arrays(np.asarray(px, float), np.asarray(py, float))
-    out = np.zeros(px.shape, dtype=bool)
-    for p in samples:
-        try:
-            vis = see_from(bmap, channel, p, frame)
-        except OriginOnWallError:
-            continue
-        # Only points not yet seen, within the visibility polygon's box, can be seen now.
-        (x0, y0), (x1, y1) = vis.polygon().min(axis=0) - 1e-6, vis.polygon().max(axis=0) + 1e-6
-        ask = ~out & (px >= x0) & (px <= x1) & (py >= y0) & (py <= y1)
-        out[ask] = vis.sees(px[ask], py[ask])
-    return out
 
 
 def _inside_walls(px: FloatArray, py: FloatArray, segs: FloatArray) -> BoolArray:
@@ -733,6 +772,20 @@ def _lattice_on_walls(segs: FloatArray, shape: tuple[int, int], off: float) -> B
     return out
 
 
+def _moved_into_walls(bmap: BattleMap, caster: Space, qx: FloatArray, qy: FloatArray) -> BoolArray:
+    """Which points moved to the near side of a wall (:func:`near_side`) lie inside another wall.
+
+    A point moves along the line from the centre of the caster's space and
+    stops short of the first wall across that line, so only a wall along the
+    line itself, through that centre, can hold it (the line ran along it to
+    a wall it meets).
+    """
+    segs = bmap.wallset(Channel.EFFECT).segs
+    (cx, cy), (ax, ay, bx, by) = caster.center, segs.T
+    through = np.abs((bx - ax) * (cy - ay) - (by - ay) * (cx - ax)) <= 1e-6 * np.hypot(bx - ax, by - ay)
+    return np.asarray(_inside_walls(qx[:, None], qy[:, None], segs[through]).any(axis=1))
+
+
 def legal_origins(
     shape: Shape,
     *,
@@ -747,9 +800,9 @@ def legal_origins(
     The points looked at form a lattice (:func:`origin_lattice`):
     intersections under rules whose origins are intersections (Starfinder,
     Pathfinder 2e: "The point of origin of an effect is always a grid
-    intersection") and for shapable areas, square centres otherwise (5e,
-    Savage Worlds, whose templates are centred on a square). A point is
-    illegal when
+    intersection") and for shapable areas; intersections and square centres
+    under rules that let a point of origin lie anywhere (SW5e, Savage
+    Worlds). A point is illegal when
 
     * it is out of range: farther than ``range`` from the caster's space,
       measured as :func:`in_range` measures ("the maximum distance at which
@@ -759,11 +812,17 @@ def legal_origins(
       under Starfinder and Pathfinder ("you must have a clear line of effect
       to the point of origin of the effect") and SW5e ("a clear path", no
       total cover), line of sight under Savage Worlds ("must be able to see
-      his target"); ``need`` overrides (:func:`resolve_need`). An SW5e point
-      behind a wall is illegal even though :func:`aoegrid.area` would move
-      it to the near side: the point the effect then has is another one;
+      his target"); ``need`` overrides (:func:`resolve_need`). Under SW5e
+      ("If you choose a point behind an obstruction, the point of origin
+      comes into being on the near side of that obstruction") a point the
+      caster cannot see, behind a wall, is legal when in range: the line is
+      needed to where its effect comes into being, on the wall's near side
+      (:func:`aoegrid.build.near_side`; :attr:`Origins.moved_to` says where),
+      and the range is measured to the point chosen;
     * it lies inside a wall that blocks effect (not at its end):
       :func:`aoegrid.area` refuses it (:class:`~aoegrid.OriginOnWallError`);
+      so does an SW5e point whose near side does (the line from the caster
+      runs along a wall into one it meets);
     * it is off the map: the lattice holds only points on it (its border
       counts).
 
@@ -815,25 +874,38 @@ def legal_origins(
     if rng is not None:
         check_shape_range(shape, rng, rules)
     lattice = origin_lattice(shape, rules)
+    moved_to = None
     if lattice == "caster":
         mask = np.zeros(grid.shape, dtype=bool)
         mask[space.y : space.y + space.height, space.x : space.x + space.width] = True
     else:
-        off = _LATTICE_OFFSET[lattice]
-        shape_ = (grid.height + 1, grid.width + 1) if off == 0.0 else grid.shape
-        py, px = np.indices(shape_, dtype=np.float64) + off
-        mask = np.ones(shape_, dtype=bool)
+        step = _STEP[lattice]
+        shape_ = (round(grid.height / step) + 1, round(grid.width / step) + 1)
+        py, px = np.indices(shape_, dtype=np.float64) * step
+        mask = np.zeros(shape_, dtype=bool)
+        for _, off, part in _PARTS[lattice]:
+            mask[part] = True
+            if bmap is not None:
+                mask[part] &= ~_lattice_on_walls(bmap.wallset(Channel.EFFECT).segs, mask[part].shape, off)
         if rng is not None and math.isfinite(rng.feet):
             mask &= _within(space, px, py, rules, grid, rng.feet)
         if bmap is not None:
-            mask &= ~_lattice_on_walls(bmap.wallset(Channel.EFFECT).segs, shape_, off)
+            j, i = np.nonzero(mask)
+            qx, qy = px[j, i], py[j, i]
+            ok = np.ones(len(j), dtype=bool)
+            if moves_unseen(shape, rules):
+                qx, qy = near_side(bmap, space, qx, qy)
+                ok &= ~_moved_into_walls(bmap, space, qx, qy)
             for channel in resolve_need(need, rules):
                 # Only points still legal are looked at: each costs a lookup per start.
-                j, i = np.nonzero(mask)
-                hidden = ~_seen_from_space(bmap, space, channel, px[j, i], py[j, i])
-                mask[j[hidden], i[hidden]] = False
+                ok[ok] = seen_from_space(bmap, space, channel, qx[ok], qy[ok])
+            mask[j[~ok], i[~ok]] = False
+            if moves_unseen(shape, rules):
+                moved_to = np.full((*shape_, 2), np.nan)
+                moved_to[j[ok], i[ok]] = np.stack([qx[ok], qy[ok]], axis=1)
+                moved_to.flags.writeable = False
     mask.flags.writeable = False
-    return Origins(mask, lattice, space, grid)
+    return Origins(mask, lattice, space, grid, moved_to)
 
 
 @dataclass(frozen=True, slots=True)
@@ -847,12 +919,17 @@ class OriginCheck:
     ``nearest`` is the legal origin of :func:`legal_origins` nearest to the
     one asked for (straight-line distance; ties: top to bottom, left to
     right), the caster for cones and lines, None when there is none.
+    ``origin`` is where a legal placement's effect comes into being: ``at``
+    itself, or under SW5e, for a point the caster cannot see behind an
+    obstruction, the point on its near side
+    (:func:`aoegrid.build.near_side`); None when illegal.
     """
 
     legal: bool
     reason: str | None
     message: str
     nearest: tuple[float, float] | Token | Space | None
+    origin: tuple[float, float] | Token | Space | None = None
 
 
 def check_origin(
@@ -870,8 +947,12 @@ def check_origin(
     The rules of :func:`legal_origins`, for one point (anywhere, not only on
     the lattice; a Token or Space ``at`` is a creature the area is centred
     on, measured as :func:`in_range` and :func:`can_target` measure it).
-    Checked in this order: off the map, inside a wall, out of range, no
-    line of effect or sight. For cones and lines ``at`` must be the caster.
+    Checked in this order: off the map, inside a wall, out of range (to the
+    point chosen), no line of effect or sight (to where the effect comes
+    into being: under SW5e a point the caster cannot see, behind a wall,
+    moves to the wall's near side, ``origin``). For cones and lines ``at``
+    must be the caster. ``range=None`` places no limit; the other rules
+    still hold.
 
     Examples
     --------
@@ -884,6 +965,9 @@ def check_origin(
     'point of origin (14, 1) is 60 ft from the caster, beyond its range of 30 ft; the nearest legal origin is (6, 5)'
     >>> ag.check_origin(ag.Sphere(10), (5, 2), caster=ag.Token(1, 1), range=30, on=m).reason
     'inside a wall'
+    >>> behind = ag.check_origin(ag.Sphere(10), (8.5, 1.5), caster=ag.Token(1, 1), range=60, on=m, rules="sw5e")
+    >>> behind.legal, [round(v, 4) for v in behind.origin]      # on the wall's near side
+    (True, [5.0, 1.5])
     """
     rules = resolve_rules(rules)
     grid, bmap = _on(on)
@@ -906,7 +990,7 @@ def check_origin(
     if origin_lattice(shape, rules) == "caster":
         mine = isinstance(at, (Token, Space)) and (at.space if isinstance(at, Token) else at) == space
         if mine:
-            return OriginCheck(True, None, "", None)
+            return OriginCheck(True, None, "", None, at)
         return OriginCheck(
             False, "not from the caster",
             f"a {type(shape).__name__.lower()} starts at its caster and is aimed by direction: pass at=the "
@@ -933,15 +1017,22 @@ def check_origin(
         return refuse(
             "out of range", f"{name} is {check.distance:g} {grid.units} from the caster, beyond its range of "
             f"{check.limit:g} {grid.units}", p)
+    origin = at if creature else p
     if bmap is not None:
+        if not creature and moves_unseen(shape, rules):
+            qx, qy = near_side(bmap, space, np.array([p[0]]), np.array([p[1]]))
+            origin = (float(qx[0]), float(qy[0]))
+            if _moved_into_walls(bmap, space, qx, qy)[0]:
+                return refuse("inside a wall", f"{name} comes into being at {_shown_point(origin)}, on the near side "
+                              "of a wall and inside another", p)
         for channel in resolve_need(need, rules):
             if creature:
                 seen = space_reaches(space, _space(at), bmap, channel)
             else:
-                seen = bool(_seen_from_space(bmap, space, channel, np.array(p[0]), np.array(p[1])))
+                seen = bool(seen_from_space(bmap, space, channel, np.array([origin[0]]), np.array([origin[1]]))[0])
             if not seen:
                 return refuse(f"no line of {channel.value}", f"the caster has no line of {channel.value} to {name}", p)
-    return OriginCheck(True, None, "", None)
+    return OriginCheck(True, None, "", None, origin)
 
 
 def _shown_point(p: tuple[float, float]) -> str:

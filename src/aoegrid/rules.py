@@ -30,10 +30,12 @@ from aoegrid.options import (
     ConeKind,
     Diagonals,
     Inclusion,
+    LineSquares,
     OriginPoint,
     SpaceOrigin,
     parse_option,
 )
+from aoegrid.shapes import Line
 
 SHAPE_NAMES = frozenset({"sphere", "cylinder", "cone", "line", "cube", "shapable"})
 
@@ -92,6 +94,12 @@ class Rules:
         (5e, Savage Worlds) a line is cut like every other area: a square is
         left out only where no straight line from the point of origin
         reaches it.
+    line_squares : str
+        ``"path"`` (default): a line takes squares by the rules' inclusion
+        (Starfinder and Pathfinder 2e: the squares its path passes through).
+        ``"center-band"``: the squares whose centre lies in its ``width``-wide
+        rectangle, as Foundry VTT's pf2e and dnd5e systems highlight a line
+        (see :class:`aoegrid.options.LineSquares` and :meth:`for_shape`).
 
     Examples
     --------
@@ -114,6 +122,7 @@ class Rules:
     cylinder_drops: bool = False
     hidden_origin_to_near_side: bool = False
     line_stops_at_wall: bool = True
+    line_squares: LineSquares = LineSquares.PATH
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -141,6 +150,7 @@ class Rules:
             )
         set_(self, "origin_included", names)
         set_(self, "cover", parse_option(CoverRule, self.cover, "cover"))
+        set_(self, "line_squares", parse_option(LineSquares, self.line_squares, "line_squares"))
         for flag in ("cylinder_ignores_walls", "cylinder_drops", "hidden_origin_to_near_side", "line_stops_at_wall"):
             if not isinstance(getattr(self, flag), bool):
                 raise InvalidTypeError(f"Rules {flag} must be True or False, got {getattr(self, flag)!r}")
@@ -148,6 +158,21 @@ class Rules:
     def replace(self, **changes: Any) -> Rules:
         """A copy with ``changes`` applied, validated like new rules."""
         return dataclasses.replace(self, **changes)
+
+    def for_shape(self, shape: object) -> Rules:
+        """The rules ``shape`` is counted by: these, or for a line under
+        ``line_squares="center-band"`` the same with ``inclusion="center"``.
+
+        Examples
+        --------
+        >>> from aoegrid.shapes import Line, Sphere
+        >>> band = Rules.preset("pf2e").replace(line_squares="center-band")
+        >>> band.for_shape(Line(30, "E")).inclusion.value, band.for_shape(Sphere(20)).inclusion.value
+        ('center', 'far-edge')
+        """
+        if isinstance(shape, Line) and self.line_squares is LineSquares.CENTER_BAND:
+            return self.replace(inclusion=Inclusion.CENTER)
+        return self
 
     @staticmethod
     def preset(name: str) -> Rules:

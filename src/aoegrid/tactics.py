@@ -15,6 +15,12 @@ the area at every legal origin with :func:`aoegrid.area` and reading
   could reach stands level with the origin, the bound is the answer;
 * elsewhere areas are built in order of their bound, and the search stops
   when no bound left can beat the placements found.
+
+Each kind of point searched (intersections, square centres) is a lattice of
+its own, one square apart, so one stencil serves all its points. A point
+whose effect comes into being elsewhere (SW5e: behind a wall the caster
+cannot see, it moves to the wall's near side) is off every lattice: its bound
+counts the creatures within the shape's reach of where it comes into being.
 """
 
 from __future__ import annotations
@@ -33,9 +39,10 @@ from aoegrid.area import Area, area
 from aoegrid.battlemap import BattleMapCore as BattleMap
 from aoegrid.directions import parse_direction
 from aoegrid.errors import InvalidTypeError, InvalidValueError
-from aoegrid.options import Mode, parse_option
+from aoegrid.options import Inclusion, Mode, parse_option
 from aoegrid.ranges import (
-    _LATTICE_OFFSET,
+    _PARTS,
+    _STEP,
     Need,
     Range,
     as_range,
@@ -46,7 +53,15 @@ from aoegrid.ranges import (
 from aoegrid.raster import Window
 from aoegrid.rules import Rules, resolve_rules
 from aoegrid.shapes import Cylinder, Shape
-from aoegrid.stencils import _CACHE_CELLS, _bounds, _cached_stencil, _fitted, _Origin, _rasterize
+from aoegrid.stencils import (
+    _CACHE_CELLS,
+    _bounds,
+    _cached_stencil,
+    _fitted,
+    _Origin,
+    _rasterize,
+    shape_extent,
+)
 from aoegrid.targets import Membership, Reached, _in_area
 from aoegrid.tokens import Space, Token
 from aoegrid.visibility import OriginOnWallError
@@ -70,9 +85,10 @@ class Placement:
     Attributes
     ----------
     at : (x, y), Token or Space
-        The point of origin, or for cones and lines the caster they start
-        from; ``ag.area(p.shape, at=p.at, on=m, rules=...)`` gives
-        :attr:`area` again.
+        The point of origin chosen (intersections as whole numbers), or for
+        cones and lines the caster they start from: what
+        ``ag.area(p.shape, at=p.at, on=m, rules=..., caster=caster)`` takes,
+        giving :attr:`area` again.
     direction : float or None
         Degrees, for cones and lines; None for the rest.
     shape : Shape
@@ -85,8 +101,14 @@ class Placement:
         selected by both is in both.
     area : Area
     distance : float
-        From the caster's space to the origin, in the grid's unit (0 for
-        cones and lines).
+        From the caster's space to :attr:`at`, in the grid's unit (0 for
+        cones and lines): the distance the range limits.
+    origin : (x, y), Token or Space
+        Where the effect comes into being: :attr:`at`, except under SW5e for
+        a point the caster cannot see behind an obstruction, which comes
+        into being on the obstruction's near side
+        (:func:`aoegrid.build.near_side`); :attr:`area` is placed there
+        (``ag.area(p.shape, at=p.origin, on=m, rules=...)`` gives it too).
     """
 
     at: tuple[float, float] | Token | Space
@@ -97,6 +119,7 @@ class Placement:
     avoided: tuple[Reached, ...]
     area: Area
     distance: float
+    origin: tuple[float, float] | Token | Space
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +130,7 @@ class Candidate:
     shape reaches in open field: every creature the placement's area can
     reach is among them (walls and heights only take creatures away). A
     bound must be at least the score of every placement with these.
+    ``at``, ``distance`` and ``origin`` are as for :class:`Placement`.
     """
 
     at: tuple[float, float] | Token | Space
@@ -114,6 +138,7 @@ class Candidate:
     distance: float
     hits: tuple[Token, ...]
     avoided: tuple[Token, ...]
+    origin: tuple[float, float] | Token | Space
 
 
 Selector = Callable[[Token], bool] | Iterable[str] | Iterable[Token] | str | None
@@ -182,6 +207,28 @@ def _relative_stencil(shape: Shape, off: float, rules: Rules, square: float, siz
     return win.x0 + int(xs.min()), win.y0 + int(ys.min()), k[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
 
 
+class _Part:
+    """Whom the points of one kind (intersections, square centres) reach in open field.
+
+    ``reach`` holds, per creature to hit or avoid, (creature, top row, left
+    column, mask): the part's point ``(i, j)`` reaches the creature where
+    ``mask[j - top, i - left]`` holds.
+    """
+
+    def __init__(self, reach: list[tuple[int, int, int, BoolArray]]) -> None:
+        self.reach = reach
+        self.top = np.array([r[1] for r in reach], dtype=np.int64)
+        self.left = np.array([r[2] for r in reach], dtype=np.int64)
+        self.height = np.array([r[3].shape[0] for r in reach], dtype=np.int64)
+        self.width = np.array([r[3].shape[1] for r in reach], dtype=np.int64)
+
+    def relevant(self, j: int, i: int) -> list[int]:
+        """The creatures the point ``(i, j)`` reaches in open field, in the map's order."""
+        rows, cols = j - self.top, i - self.left
+        maybe = np.flatnonzero((rows >= 0) & (rows < self.height) & (cols >= 0) & (cols < self.width))
+        return [self.reach[n][0] for n in maybe if self.reach[n][3][rows[n], cols[n]]]
+
+
 class _Search:
     """Everything the searches share: the candidates, their open-field bounds, and exact evaluation."""
 
@@ -206,7 +253,7 @@ class _Search:
             )
         if max_avoid is not None and (isinstance(max_avoid, bool) or not isinstance(max_avoid, int) or max_avoid < 0):
             raise InvalidValueError(f"max_avoid must be a whole number, 0 or more, or None for no limit; got {max_avoid!r}")
-        self.rules = resolve_rules(rules)
+        self.rules = resolve_rules(rules).for_shape(shape)
         self.mode = parse_option(Mode, mode, "mode")
         self.bmap, self.grid = on, on.grid
         self.elevation = real(elevation, "elevation")
@@ -241,19 +288,55 @@ class _Search:
 
     def _lattice(self) -> None:
         """Candidates at the legal lattice points, with their open-field counts."""
-        grid, rules = self.grid, self.rules
-        off = _LATTICE_OFFSET[self.origins.lattice]
-        self.off = off
-        mask = self.origins.mask
+        o = self.origins
+        step = _STEP[o.lattice]
         # Refuse what area() refuses (units, thin shapable areas) before any work.
-        area(self.shape, at=(off, off), on=grid, rules=rules, mode=self.mode)
-        dx0, dy0, k = _relative_stencil(self.shape, off, rules, grid.square, (grid.width, grid.height))
+        area(self.shape, at=(0, 0), on=self.grid, rules=self.rules, mode=self.mode)
+        rows, cols = np.indices(o.mask.shape)
+        moved = np.zeros(o.mask.shape, dtype=bool)
+        if o.moved_to is not None:
+            moved = o.mask & ((o.moved_to[..., 0] != cols * step) | (o.moved_to[..., 1] != rows * step))
+        # Per kind of point, then the moved points: its part (-1: moved), the point's
+        # row and column in the part and in the mask, where it comes into being, counts.
+        found = []
+        self.parts: list[_Part] = []
+        for n, (_, off, sl) in enumerate(_PARTS[o.lattice]):
+            reach, hits, avoids, unsure, near = self._open_field(off, o.mask[sl].shape)
+            self.parts.append(_Part(reach))
+            j, i = np.nonzero(o.mask[sl] & ~moved[sl])
+            mj, mi = rows[sl][j, i], cols[sl][j, i]
+            # Exact without building the area: no wall near and every creature level,
+            # or nothing to reach at all.
+            known = (~near[j, i] & (unsure[j, i] == 0)) | ((hits[j, i] == 0) & (avoids[j, i] == 0))
+            found.append((np.full(len(j), n), j, i, mj, mi, mi * step, mj * step, hits[j, i], avoids[j, i], known))
+        mj, mi = np.nonzero(moved)
+        q = o.moved_to[mj, mi] if len(mj) else np.zeros((0, 2))
+        hits, avoids = self._moved(q[:, 0], q[:, 1])
+        self.first_moved = sum(len(f[0]) for f in found)
+        found.append((np.full(len(mj), -1), mj, mi, mj, mi, q[:, 0], q[:, 1], hits, avoids, (hits == 0) & (avoids == 0)))
+        (self.part, self.j, self.i, self.mask_j, self.mask_i, self.qx, self.qy, self.hit_open, self.avoid_open,
+         self.known) = [np.concatenate(c) for c in zip(*found)]
+        self.x, self.y = self.mask_i * step, self.mask_j * step
+        self.dist = space_distances(self.space, self.x, self.y, self.rules, self.grid)
+        self.dirs = np.zeros(len(self.part))
+
+    def _open_field(
+        self, off: float, lat: tuple[int, int]
+    ) -> tuple[list[tuple[int, int, int, BoolArray]], NDArray[np.int32], NDArray[np.int32], NDArray[np.int32], BoolArray]:
+        """For a lattice of points ``off`` into their squares, of shape ``lat``: who each point reaches in open field.
+
+        Returns each creature's reach (creature, top row, left column, mask:
+        origin ``(i, j)`` reaches it where ``mask[j - top, i - left]`` holds),
+        and per point the creatures to hit, to avoid and not level it
+        reaches, and whether a wall comes near its area.
+        """
+        grid = self.grid
+        dx0, dy0, k = _relative_stencil(self.shape, off, self.rules, grid.square, (grid.width, grid.height))
         kh, kw = k.shape
-        lat = mask.shape
         hits = np.zeros(lat, dtype=np.int32)
         avoids = np.zeros(lat, dtype=np.int32)
         unsure = np.zeros(lat, dtype=np.int32)
-        self.reach: list[tuple[int, int, int, BoolArray]] = []  # token, top row, left column, mask
+        reach: list[tuple[int, int, int, BoolArray]] = []
         grown: dict[tuple[int, int], BoolArray] = {}
         flip = k[::-1, ::-1].astype(np.int32)
         for t, token in enumerate(self.tokens):
@@ -263,9 +346,8 @@ class _Search:
             if (tw, th) not in grown:
                 grown[(tw, th)] = _grow(_grow(flip, th, 0), tw, 1).astype(bool)
             m = grown[(tw, th)]
-            # Origin (i, j) reaches the creature where m[j - top, i - left] holds.
             top, left = token.y - (dy0 + kh - 1), token.x - (dx0 + kw - 1)
-            self.reach.append((t, top, left, m))
+            reach.append((t, top, left, m))
             ja, jb = max(top, 0), min(top + m.shape[0], lat[0])
             ia, ib = max(left, 0), min(left + m.shape[1], lat[1])
             if ja >= jb or ia >= ib:
@@ -281,19 +363,52 @@ class _Search:
             near = np.zeros(lat, dtype=bool)
         else:
             near = self._walls_near(lat, dx0, dy0, kw, kh, off)
-        j, i = np.nonzero(mask)
-        self.j, self.i = j, i
-        self.x, self.y = i + off, j + off
-        self.dist = space_distances(self.space, self.x, self.y, rules, grid)
-        self.dirs = np.zeros(len(j))
-        self.hit_open, self.avoid_open = hits[j, i], avoids[j, i]
-        # Exact without building the area: no wall near and every creature level,
-        # or nothing to reach at all.
-        self.known = (~near[j, i] & (unsure[j, i] == 0)) | ((self.hit_open == 0) & (self.avoid_open == 0))
-        self.reach_top = np.array([r[1] for r in self.reach], dtype=np.int64)
-        self.reach_left = np.array([r[2] for r in self.reach], dtype=np.int64)
-        self.reach_h = np.array([r[3].shape[0] for r in self.reach], dtype=np.int64)
-        self.reach_w = np.array([r[3].shape[1] for r in self.reach], dtype=np.int64)
+        return reach, hits, avoids, unsure, near
+
+    def _moved(self, qx: FloatArray, qy: FloatArray) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """How many creatures to hit and to avoid an area coming into being at each ``(qx, qy)`` can reach.
+
+        A creature counts when its space meets the squares the shape's
+        outline can take (:func:`aoegrid.stencils._bounds` widened by a
+        square, as :meth:`Window.around` widens it) and, where squares are
+        taken by what they share with the outline (every inclusion but
+        far-edge), lies within the outline's reach (:func:`shape_extent`) of
+        the point: an upper bound, as the lattices' open-field counts are.
+        Keeps each point's creatures, in the map's order, for
+        :meth:`relevant`.
+        """
+        self.moved_tokens, self.moved_start = np.zeros(0, dtype=np.intp), np.zeros(len(qx) + 1, dtype=np.intp)
+        if not len(qx):  # nothing moves: every preset but SW5e, and SW5e where the caster sees all
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        rules, square = self.rules, self.grid.square
+        bx0, by0, bx1, by1 = _bounds(self.shape, _Origin(0.0, 0.0, 0.0, 0.0), rules, square)
+        extent = shape_extent(self.shape, rules, square)
+        by_x = np.argsort(qx, kind="stable")
+        sorted_x = qx[by_x]
+        found_q, found_t = [], []
+        for t in np.flatnonzero(self.is_hit | self.is_avoid):
+            b = self.tokens[t].space
+            # Window.around's squares, floor(q + b0) - 1 to ceil(q + b1) + 1, meet the space's; the
+            # points looked at are those whose x can (a margin over the rounding of the sums).
+            lo, hi = np.searchsorted(sorted_x, [b.x - 1 - bx1 - 1e-6, b.x + b.width + 1 - bx0 + 1e-6])
+            near = by_x[lo:hi]
+            x, y = qx[near], qy[near]
+            ok = ((x + bx1 > b.x - 1) & (x + bx0 < b.x + b.width + 1)
+                  & (y + by1 > b.y - 1) & (y + by0 < b.y + b.height + 1))
+            if rules.inclusion is not Inclusion.FAR_EDGE:
+                gap_x = np.maximum(0.0, np.maximum(b.x - x, x - (b.x + b.width)))
+                gap_y = np.maximum(0.0, np.maximum(b.y - y, y - (b.y + b.height)))
+                ok &= np.hypot(gap_x, gap_y) <= extent + 1e-9
+            found_q.append(near[ok])
+            found_t.append(np.full(int(ok.sum()), t))
+        pq = np.concatenate([np.zeros(0, dtype=np.intp), *found_q])
+        pt = np.concatenate([np.zeros(0, dtype=np.intp), *found_t])
+        order = np.lexsort((pt, pq))
+        self.moved_tokens = pt[order]
+        self.moved_start = np.searchsorted(pq[order], np.arange(len(qx) + 1))
+        hits = np.bincount(pq, weights=self.is_hit[pt], minlength=len(qx)).astype(np.int64)
+        avoids = np.bincount(pq, weights=self.is_avoid[pt], minlength=len(qx)).astype(np.int64)
+        return hits, avoids
 
     def _walls_near(self, lat: tuple[int, int], dx0: int, dy0: int, kw: int, kh: int, off: float) -> BoolArray:
         """Origins whose area's box (its squares and the origin) meets a wall's box.
@@ -367,11 +482,17 @@ class _Search:
         return self.origins.lattice == "caster"
 
     def at(self, k: int) -> tuple[float, float] | Token | Space:
+        """The point of origin chosen (intersections as whole numbers), or the caster."""
         if self.aimed_from_caster:
             return self.at_caster
-        if self.off == 0.0:
-            return (int(self.i[k]), int(self.j[k]))
-        return (float(self.x[k]), float(self.y[k]))
+        x, y = float(self.x[k]), float(self.y[k])
+        return (int(x), int(y)) if x.is_integer() and y.is_integer() else (x, y)
+
+    def origin(self, k: int) -> tuple[float, float] | Token | Space:
+        """Where placement ``k``'s effect comes into being: :meth:`at`, or where it moved to."""
+        if self.aimed_from_caster or self.part[k] >= 0:
+            return self.at(k)
+        return (float(self.qx[k]), float(self.qy[k]))
 
     def direction(self, k: int) -> float | None:
         return float(self.dirs[k]) if self.aimed_from_caster else None
@@ -383,10 +504,10 @@ class _Search:
         """The creatures to hit or avoid that placement ``k`` reaches in open field."""
         if self.aimed_from_caster:
             return self.aimed[k].tolist()
-        j, i = int(self.j[k]), int(self.i[k])
-        rows, cols = j - self.reach_top, i - self.reach_left
-        maybe = np.flatnonzero((rows >= 0) & (rows < self.reach_h) & (cols >= 0) & (cols < self.reach_w))
-        return [self.reach[n][0] for n in maybe if self.reach[n][3][rows[n], cols[n]]]
+        if self.part[k] < 0:
+            n = k - self.first_moved
+            return self.moved_tokens[self.moved_start[n] : self.moved_start[n + 1]].tolist()
+        return self.parts[self.part[k]].relevant(int(self.j[k]), int(self.i[k]))
 
     def area(self, k: int) -> Area | None:
         """The area of placement ``k`` on the map, or None where its start lies in a wall.
@@ -397,8 +518,8 @@ class _Search:
         if k in self.built:
             return self.built[k]
         try:
-            a: Area | None = area(self.shape_at(k), at=self.at(k), on=self.bmap, rules=self.rules, mode=self.mode,
-                                  elevation=self.elevation)
+            a: Area | None = area(self.shape_at(k), at=self.origin(k), on=self.bmap, rules=self.rules,
+                                  mode=self.mode, elevation=self.elevation)
         except OriginOnWallError:
             if not self.aimed_from_caster:
                 raise
@@ -436,7 +557,7 @@ class _Search:
         hits = tuple(r for r in reached if self.is_hit_fn(r.token))
         avoided = tuple(r for r in reached if self.is_avoid_fn(r.token))
         p = Placement(self.at(k), self.direction(k), self.shape_at(k), float(len(hits)), hits, avoided, a,
-                      float(self.dist[k]))
+                      float(self.dist[k]), self.origin(k))
         if score is not None:
             p = replace(p, score=real(score(p), "score"))
         return p
@@ -447,6 +568,7 @@ class _Search:
             self.at(k), self.direction(k), float(self.dist[k]),
             tuple(self.tokens[t] for t in rel if self.is_hit[t]),
             tuple(self.tokens[t] for t in rel if self.is_avoid[t]),
+            self.origin(k),
         )
 
     def tie(self, k: int) -> tuple[float, float, float, float]:
@@ -486,9 +608,17 @@ def best_placements(
 
     Every legal origin (:func:`aoegrid.legal_origins`) is considered, and
     for cones and lines, which start at the caster, every direction of
-    ``directions``. The answer is exactly what building the area at each of
-    them (``ag.area(shape, at=origin, on=on, rules=rules, mode=mode)``) and
-    reading :meth:`Area.tokens` gives.
+    ``directions``. The points looked at are every intersection under
+    Starfinder and Pathfinder 2e, and every intersection and square centre
+    under SW5e and Savage Worlds, whose points of origin may lie anywhere
+    (:func:`aoegrid.ranges.origin_lattice`): what :func:`aoegrid.area`
+    accepts there, all of it; a point between them (an edge's middle) is not
+    tried. The answer is exactly what building the area at each of them
+    (``ag.area(shape, at=origin, on=on, rules=rules, mode=mode,
+    caster=caster, range=range)``) and reading :meth:`Area.tokens` gives:
+    under SW5e a point the caster cannot see behind a wall is legal when in
+    range and scored by the area on the wall's near side, where it comes
+    into being (:attr:`Placement.origin`).
 
     Parameters
     ----------
@@ -531,7 +661,9 @@ def best_placements(
     list of Placement
         At most ``limit``, best first: higher score, then fewer avoided,
         nearer the caster, then top to bottom (y), left to right (x), then
-        direction. Empty when no placement is acceptable.
+        direction; distance and position are the point chosen's
+        (:attr:`Placement.at`), so intersections and centres interleave.
+        Empty when no placement is acceptable.
 
     Raises
     ------
@@ -619,13 +751,21 @@ def placement_scores(
     Returns
     -------
     float array
-        On the lattice of :func:`aoegrid.legal_origins` (``[y, x]``: shape
-        ``(height + 1, width + 1)`` over intersections, ``(height, width)``
-        over square centres), NaN where the origin is illegal or the
-        placement not acceptable (more creatures to avoid than
-        ``max_avoid``). For cones and lines, one score per direction, in
-        increasing degrees (``sorted(directions)``, default
-        :data:`DIRECTIONS`), NaN where the direction starts inside a wall.
+        On the lattice of :func:`aoegrid.legal_origins`, indexed as its
+        :attr:`Origins.mask`: shape ``(height + 1, width + 1)`` over
+        intersections (Starfinder, Pathfinder 2e; ``scores[y, x]`` is the
+        intersection ``(x, y)``); ``(2 * height + 1, 2 * width + 1)`` over
+        intersections and square centres (SW5e, Savage Worlds), one entry
+        every half square: ``scores[2 * y, 2 * x]`` is the intersection ``(x,
+        y)``, ``scores[2 * y + 1, 2 * x + 1]`` the centre of square ``(x,
+        y)``, and the entries between (middles of square edges, not searched)
+        are NaN. NaN also where the origin is illegal or the placement not
+        acceptable (more creatures to avoid than ``max_avoid``). Under SW5e a
+        point the caster cannot see behind a wall scores the area on the
+        wall's near side (:attr:`Placement.origin`). For cones and lines,
+        one score per direction, in increasing degrees
+        (``sorted(directions)``, default :data:`DIRECTIONS`), NaN where the
+        direction starts inside a wall.
 
     Examples
     --------
@@ -635,6 +775,9 @@ def placement_scores(
     [[ 1.  1.  0.  0.  0.]
      [ 1.  1.  0. nan nan]
      [ 0.  0.  0. nan nan]]
+    >>> e5 = ag.placement_scores(ag.Sphere(5), caster=ag.Token(1, 1), range=10, on=m, rules="sw5e", hit="orc")
+    >>> e5.shape, float(e5[0, 0]), float(e5[1, 1]), bool(np.isnan(e5[0, 1]))   # intersection (0, 0), centre, an edge
+    ((5, 9), 1.0, 1.0, True)
     """
     if hit is None and score is None:
         raise InvalidValueError("placement_scores needs hit= (tags, a predicate or tokens) or score= (a callable)")
@@ -652,5 +795,5 @@ def placement_scores(
     if s.aimed_from_caster:
         return values
     out = np.full(s.origins.mask.shape, np.nan)
-    out[s.j, s.i] = values
+    out[s.mask_j, s.mask_i] = values
     return out

@@ -320,7 +320,7 @@ def test_best_tries_the_directions_given_for_a_cone(tmp_path):
         "cone 30 ft, sw5e burst from caster at (8, 12), any range; hit enemy; avoid ally",
         "1. direction 315 (NE): 2 hits, 0 avoided",
         "   hits: Urg (no cover), Mog (half cover)",
-        "2. direction 0 (E): 1 hits, 0 avoided",
+        "2. direction 0 (E): 1 hit, 0 avoided",
         "   hits: Snik (no cover)",
     ]  # 315 and NE are one direction; 200 would reach Tor, an ally
 
@@ -361,6 +361,26 @@ def test_best_uses_the_map_file_s_own_creatures_by_name(tmp_path):
         "   hits: gob (no cover), ogre (no cover), troll (no cover)",
         "   avoided: b (no cover)",
     ]
+
+
+def test_best_says_when_nothing_to_hit_can_be_reached_and_why(tmp_path):
+    room, tokens = tmp_path / "room.txt", tmp_path / "tokens.csv"
+    room.write_text(ROOM)
+    tokens.write_text("name,x,y,size,tags\ntroll,8,5,,enemy\n")
+    common = ("--size", "10", "--caster", "a", "--tokens", tokens, "--hit", "enemy")
+    far = run("best", room, "--shape", "sphere", *common, "--range", "10")
+    assert (far.returncode, far.stderr) == (0, "")
+    assert far.stdout.splitlines() == [
+        "sphere 10 ft, starfinder burst from a at (1, 1), range 10 ft; hit enemy",
+        "nothing to hit can be reached: 9 of 104 points of origin (intersections) are legal (inside a wall: 62, "
+        "out of range: 32, no line of effect: 1), and none of them reaches a creature to hit",
+    ]
+    crowded = run("best", room, "--shape", "sphere", *common, "--range", "100", "--rules", "sw5e", "--avoid", "b")
+    assert crowded.stdout.splitlines()[1] == (
+        "nothing to hit can be reached: 126 of 188 points of origin (intersections and centers) are legal "
+        "(inside a wall: 62), and none of them reaches a creature to hit without reaching too many to avoid")
+    cone = run("best", room, "--shape", "cone", *common, "--direction", "E")
+    assert cone.stdout.splitlines()[1] == "nothing to hit can be reached: no direction (1 tried) reaches a creature to hit"
 
 
 @pytest.mark.parametrize(

@@ -724,6 +724,33 @@ def _creatures(found: Sequence[Any]) -> str:
     return ", ".join(f"{r.token.label} ({'no cover' if r.cover_name == 'none' else r.cover_name})" for r in found)
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _unreachable(shape: Any, options: dict[str, Any], aimed: bool, plans: Sequence[Any]) -> str:
+    """Why no placement reaches a creature to hit: how many origins were legal, and why the rest were not."""
+    from aoegrid.ranges import legal_origins
+
+    avoiding = " without reaching too many to avoid" if options["avoid"] is not None else ""
+    if aimed:
+        tried = f"{len(options['directions'])} tried" if options["directions"] else "every 5 degrees tried"
+        return f"nothing to hit can be reached: no direction ({tried}) reaches a creature to hit{avoiding}"
+    origins = legal_origins(shape, caster=options["caster"], range=options["range"], on=options["on"],
+                            rules=options["rules"])
+    looked = len(origins) + sum(origins.refused.values())
+    why = ", ".join(f"{reason}: {n:,}" for reason, n in origins.refused.items())
+    if not len(origins):
+        last = ""
+    elif plans:
+        last = f", and none of them reaches a creature to hit{avoiding}"
+    else:
+        last = ", and every one of them reaches too many creatures to avoid"
+    return (f"nothing to hit can be reached: {len(origins):,} of {_count(looked, 'point')} of origin "
+            f"({' and '.join(origins.lattices)}) {'is' if len(origins) == 1 else 'are'} legal"
+            + (f" ({why})" if why else "") + last)
+
+
 def _best_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> str:
     import warnings
 
@@ -766,17 +793,19 @@ def _best_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> str
     reach = f"range {rng.feet:g} {units}" if rng is not None and rng.feet != float("inf") else "any range"
     lines = [f"{shape.name} {_size_of(shape):g} {units}, {resolve_rules(args.rules).name} {args.mode} from {where}, "
              f"{reach}; hit {', '.join(sorted(hit))}" + (f"; avoid {', '.join(sorted(avoid))}" if avoid else "")]
-    for rank, p in enumerate(plans, start=1):
-        place = (f"direction {_compass(p.direction)}" if p.direction is not None
-                 else f"origin {p.at}, {p.distance:g} {units} from the caster")
-        lines.append(f"{rank}. {place}: {len(p.hits)} hits, {len(p.avoided)} avoided")
-        if p.hits:
-            lines.append(f"   hits: {_creatures(p.hits)}")
-        if p.avoided:
-            lines.append(f"   avoided: {_creatures(p.avoided)}")
-    if not plans:
-        lines.append("no acceptable placement: every legal origin is out of range, out of view, or reaches too many "
-                     "creatures to avoid")
+    if plans and plans[0].hits:
+        for rank, p in enumerate(plans, start=1):
+            place = (f"direction {_compass(p.direction)}" if p.direction is not None
+                     else f"origin {p.at}, {p.distance:g} {units} from the caster")
+            if p.origin is not None and p.origin != p.at:
+                place += f", coming into being at ({p.origin[0]:g}, {p.origin[1]:g})"
+            lines.append(f"{rank}. {place}: {_count(len(p.hits), 'hit')}, {len(p.avoided)} avoided")
+            if p.hits:
+                lines.append(f"   hits: {_creatures(p.hits)}")
+            if p.avoided:
+                lines.append(f"   avoided: {_creatures(p.avoided)}")
+    else:
+        lines.append(_unreachable(shape, options, aimed, plans))
     if args.output:
         if args.output != "-":
             _new_file(args.output, args.force)  # refuse before computing the scores

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from numbers import Real
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -592,6 +592,11 @@ class Origins:
         ``(*mask.shape, 2)`` holding ``(x, y)``; the point itself where it
         stays, NaN where the point is illegal; read-only. None where no
         point moves (:meth:`origin_of` reads it for one point).
+    refused : dict of str to int
+        How many points of the lattice each rule left out, in the order the
+        rules are checked (``"inside a wall"``, ``"out of range"``, ``"no
+        line of effect"``, ``"no line of sight"``), rules that left none out
+        omitted: with ``len(self)`` they account for every point looked at.
 
     Examples
     --------
@@ -602,6 +607,8 @@ class Origins:
     >>> e = ag.legal_origins(ag.Sphere(10), caster=ag.Token(0, 0), range=5, on=ag.Grid(4, 4), rules="sw5e")
     >>> e.lattices, e.mask.shape, len(e), e.points()[:4], (1.5, 1.5) in e, (1, 0.5) in e
     (('intersections', 'centers'), (9, 9), 13, [(0, 0), (1, 0), (2, 0), (0.5, 0.5)], True, False)
+    >>> e.refused
+    {'out of range': 28}
     """
 
     mask: NDArray[np.bool_]
@@ -609,6 +616,7 @@ class Origins:
     caster: Space
     grid: Grid
     moved_to: FloatArray | None = None
+    refused: dict[str, int] = field(default_factory=dict)
 
     @property
     def lattices(self) -> tuple[str, ...]:
@@ -875,6 +883,12 @@ def legal_origins(
         check_shape_range(shape, rng, rules)
     lattice = origin_lattice(shape, rules)
     moved_to = None
+    refused: dict[str, int] = {}
+
+    def left_out(reason: str, n: int) -> None:
+        if n:
+            refused[reason] = refused.get(reason, 0) + int(n)
+
     if lattice == "caster":
         mask = np.zeros(grid.shape, dtype=bool)
         mask[space.y : space.y + space.height, space.x : space.x + space.width] = True
@@ -886,9 +900,13 @@ def legal_origins(
         for _, off, part in _PARTS[lattice]:
             mask[part] = True
             if bmap is not None:
-                mask[part] &= ~_lattice_on_walls(bmap.wallset(Channel.EFFECT).segs, mask[part].shape, off)
+                on_walls = _lattice_on_walls(bmap.wallset(Channel.EFFECT).segs, mask[part].shape, off)
+                left_out("inside a wall", on_walls.sum())
+                mask[part] &= ~on_walls
         if rng is not None and math.isfinite(rng.feet):
-            mask &= _within(space, px, py, rules, grid, rng.feet)
+            within = _within(space, px, py, rules, grid, rng.feet)
+            left_out("out of range", (mask & ~within).sum())
+            mask &= within
         if bmap is not None:
             j, i = np.nonzero(mask)
             qx, qy = px[j, i], py[j, i]
@@ -896,16 +914,19 @@ def legal_origins(
             if moves_unseen(shape, rules):
                 qx, qy = near_side(bmap, space, qx, qy)
                 ok &= ~_moved_into_walls(bmap, space, qx, qy)
+                left_out("inside a wall", (~ok).sum())
             for channel in resolve_need(need, rules):
                 # Only points still legal are looked at: each costs a lookup per start.
-                ok[ok] = seen_from_space(bmap, space, channel, qx[ok], qy[ok])
+                seen = seen_from_space(bmap, space, channel, qx[ok], qy[ok])
+                left_out(f"no line of {channel.value}", (~seen).sum())
+                ok[ok] = seen
             mask[j[~ok], i[~ok]] = False
             if moves_unseen(shape, rules):
                 moved_to = np.full((*shape_, 2), np.nan)
                 moved_to[j[ok], i[ok]] = np.stack([qx[ok], qy[ok]], axis=1)
                 moved_to.flags.writeable = False
     mask.flags.writeable = False
-    return Origins(mask, lattice, space, grid, moved_to)
+    return Origins(mask, lattice, space, grid, moved_to, refused)
 
 
 @dataclass(frozen=True, slots=True)

@@ -372,8 +372,8 @@ def test_best_says_when_nothing_to_hit_can_be_reached_and_why(tmp_path):
     assert (far.returncode, far.stderr) == (0, "")
     assert far.stdout.splitlines() == [
         "sphere 10 ft, starfinder burst from a at (1, 1), range 10 ft; hit enemy",
-        "nothing to hit can be reached: 9 of 104 points of origin (intersections) are legal (inside a wall: 62, "
-        "out of range: 32, no line of effect: 1), and none of them reaches a creature to hit",
+        ("nothing to hit can be reached: 9 of 104 points of origin (intersections) are legal (inside a wall: 62, "
+         "out of range: 32, no line of effect: 1), and none of them reaches a creature to hit"),
     ]
     crowded = run("best", room, "--shape", "sphere", *common, "--range", "100", "--rules", "sw5e", "--avoid", "b")
     assert crowded.stdout.splitlines()[1] == (

@@ -1,10 +1,13 @@
-"""Hostile maps (issue 10): duplicates, self-crossing polylines, far and huge walls.
+"""Hostile maps (issues 10 and 17): duplicates, self-crossing and dense polylines, far and huge walls.
 
 Each reproducer from the issue, with the answer it must give: the answer of the
 same map drawn cleanly. Costs follow what lies on or near the map.
 """
 
+import io
+import json
 import math
+import re
 import types
 from fractions import Fraction
 
@@ -15,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import aoegrid as ag
+from aoegrid._boxes import SegmentGrid
 from aoegrid.raster import Window
 from aoegrid.regions import EPS
 from aoegrid.visibility import visibility
@@ -128,14 +132,26 @@ def test_collinear_walls_merge_when_they_overlap_not_when_they_touch():
         ag.area(ag.Sphere(5), at=(4, 4), on=overlapping, rules="sw5e")
 
 
-def test_one_way_walls_merge_only_with_the_same_wall_the_same_way():
+def test_collinear_walls_merge_side_by_side_into_walls_that_do_not_overlap():
+    # A one-way wall, its copy, the same wall drawn the other way round (so blocking its left),
+    # and a two-way wall over part of them: blocked from both sides there, from one elsewhere.
     right = ag.Wall((5, 0), (5, 8), one_way="right")
-    walls = [right, right, ag.Wall((5, 8), (5, 0), one_way="right"), ag.Wall((5, 0), (5, 8))]
-    t = tidy(walls)
+    t = tidy([right, right, ag.Wall((5, 8), (5, 0), one_way="left"), ag.Wall((5, 4), (5, 2))])
+    assert t.merged == 3
+    assert sorted(zip(t.segs.tolist(), t.one_way.tolist())) == [
+        ([5.0, 0.0, 5.0, 2.0], 1), ([5.0, 2.0, 5.0, 4.0], 0), ([5.0, 4.0, 5.0, 8.0], 1)
+    ]
+    # Walls one-way to opposite sides block both where they overlap. A wall turned round to
+    # run from its lower end blocks the same side: "left" of (6, 1) -> (2, 1) is +1 of (2, 1) -> (6, 1).
+    t = tidy([ag.Wall((0, 1), (4, 1), one_way="left"), ag.Wall((6, 1), (2, 1), one_way="left")])
     assert t.merged == 1
     assert sorted(zip(t.segs.tolist(), t.one_way.tolist())) == [
-        ([5.0, 0.0, 5.0, 8.0], 0), ([5.0, 0.0, 5.0, 8.0], 1), ([5.0, 8.0, 5.0, 0.0], 1)
+        ([0.0, 1.0, 2.0, 1.0], -1), ([2.0, 1.0, 4.0, 1.0], 0), ([4.0, 1.0, 6.0, 1.0], 1)
     ]
+    # Walls meeting end to end stay as they are, whatever they block.
+    t = tidy([ag.Wall((0, 3), (2, 3), one_way="right"), ag.Wall((4, 3), (2, 3))])
+    assert t.merged == 0
+    assert sorted(zip(t.segs.tolist(), t.one_way.tolist())) == [([0.0, 3.0, 2.0, 3.0], 1), ([2.0, 3.0, 4.0, 3.0], 0)]
 
 
 # --- self-crossing polylines -------------------------------------------------------------
@@ -145,16 +161,20 @@ def random_polyline(points, seed=7):
     return np.random.default_rng(seed).uniform(0, 20, size=(points, 2))
 
 
-def proper_crossings(walk):
-    """How many pairs of the polyline's segments cross properly (brute force)."""
-    a, b = walk[:-1], walk[1:]
-    i, j = np.triu_indices(len(a), k=2)  # neighbours share an end, no crossing
+def cross(a, b, c, d):
+    """Whether segments a-b and c-d (rows of points, paired) cross properly."""
 
     def orient(p, q, r):
         return np.sign((q[..., 0] - p[..., 0]) * (r[..., 1] - p[..., 1]) - (q[..., 1] - p[..., 1]) * (r[..., 0] - p[..., 0]))
 
-    return int(((orient(a[i], b[i], a[j]) * orient(a[i], b[i], b[j]) < 0)
-                & (orient(a[j], b[j], a[i]) * orient(a[j], b[j], b[i]) < 0)).sum())
+    return (orient(a, b, c) * orient(a, b, d) < 0) & (orient(c, d, a) * orient(c, d, b) < 0)
+
+
+def proper_crossings(walk):
+    """How many pairs of the polyline's segments cross properly (brute force)."""
+    a, b = walk[:-1], walk[1:]
+    i, j = np.triu_indices(len(a), k=2)  # neighbours share an end, no crossing
+    return int(cross(a[i], b[i], a[j], b[j]).sum())
 
 
 def test_a_thousand_point_self_crossing_polyline():
@@ -180,13 +200,109 @@ def test_a_crowded_frame_gives_the_visibility_of_all_its_walls(origin):
     assert np.array_equal(fast.blocked_corners(window), full.blocked_corners(window))
 
 
+# --- dense walls and crossings past the memory budget (issue 17) --------------------------
+
+
+def round_wall(points):
+    """A circle of radius 4 round (5, 5) as one polyline of ``points`` points (the last on the first)."""
+    turn = np.linspace(0, 2 * math.pi, points)
+    return np.column_stack([5 + 4 * np.cos(turn), 5 + 4 * np.sin(turn)])
+
+
+def test_a_round_wall_of_twenty_thousand_points_answers_a_first_burst():
+    # 800 points a square of wall: each segment is paired with its neighbours, not with every
+    # segment within 8 squares (which asked 1.76 GiB).
+    m = ag.BattleMap(ag.Grid(10, 10), walls=[round_wall(20_000).tolist()])
+    burst = ag.area(ag.Sphere(20), at=(5, 5), on=m)
+    assert len(burst) == 44 and burst.squares == ag.area(ag.Sphere(20), at=(5, 5), on=m.grid).squares
+    # Each segment meets its neighbours end to end only: all are taken as they are.
+    assert m._prepared.walls.settled.tolist() == [1] * 19_999
+
+
+@st.composite
+def mixed_segments(draw):
+    """Segments from a thousandth of a square to 40 squares long, a few of them points or off the map."""
+    n = draw(st.integers(1, 60))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    start = rng.uniform(-2, 22, (n, 2))
+    length = 10.0 ** rng.uniform(-3, 1.6, n) * rng.choice([0.0, 1.0], n, p=[0.05, 0.95])
+    turn = rng.uniform(0, 2 * math.pi, n)
+    return np.hstack([start, start + length[:, None] * np.column_stack([np.cos(turn), np.sin(turn)])])
+
+
+@settings(max_examples=60, deadline=None)
+@given(segs=mixed_segments(), seed=st.integers(0, 2**32 - 1))
+def test_the_segment_index_finds_what_a_brute_force_finds(segs, seed):
+    """Queries, pairs of boxes (each pair once), and crossings counted, against all pairs tested."""
+    grid = SegmentGrid(segs, (0.0, 0.0, 20.0, 20.0))
+    box = np.column_stack([np.minimum(segs[:, :2], segs[:, 2:]), np.maximum(segs[:, :2], segs[:, 2:])])
+    on = np.flatnonzero((box[:, 0] <= 20) & (box[:, 2] >= 0) & (box[:, 1] <= 20) & (box[:, 3] >= 0))
+    rng = np.random.default_rng(seed)
+    for x0, y0 in rng.uniform(-1, 21, (5, 2)):
+        q = (x0, y0, x0 + rng.uniform(0, 8), y0 + rng.uniform(0, 0.01))
+        want = on[(box[on, 0] <= q[2]) & (box[on, 2] >= q[0]) & (box[on, 1] <= q[3]) & (box[on, 3] >= q[1])]
+        assert grid.query(q).tolist() == want.tolist()
+    i, j = np.triu_indices(len(on), k=1)
+    i, j = on[i], on[j]
+    meet = (box[i, 0] <= box[j, 2]) & (box[j, 0] <= box[i, 2]) & (box[i, 1] <= box[j, 3]) & (box[j, 1] <= box[i, 3])
+    found = [(int(k), int(m)) for left, right in grid.pairs(grid.boxes(on), on) for k, m in zip(on[left], right)]
+    assert sorted(tuple(sorted(p)) for p in found) == sorted(zip(i[meet].tolist(), j[meet].tolist()))
+    crossing = cross(segs[i][:, :2], segs[i][:, 2:], segs[j][:, :2], segs[j][:, 2:])
+    assert grid.crossings(on, len(on) ** 2) == (int(crossing.sum()), len(on))
+
+
+def zigzag_file(tmp_path, points):
+    """A Universal VTT map of 20 x 20 squares holding one random polyline of ``points`` points."""
+    data = {
+        "format": 0.3,
+        "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": 20, "y": 20}, "pixels_per_grid": 64},
+        "line_of_sight": [[{"x": x, "y": y} for x, y in random_polyline(points).tolist()]],
+    }
+    path = tmp_path / "zigzag.dd2vtt"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_walls_crossing_past_the_memory_budget_are_refused_before_splitting(monkeypatch, tmp_path):
+    # 2**28 bytes hold 932,067 pieces of 288 bytes; the 5,000-point zigzag's 2.9 million
+    # crossings make 5.9 million. Counted in a random order, the walls counted tell the total.
+    monkeypatch.setattr("aoegrid.walls.memory_budget", lambda: 2**28)
+    path = zigzag_file(tmp_path, 5_000)
+    m = ag.load_map(path)
+    message = (r": the walls cross at least 558,589 times \(about 2,726,940 in all\): split there, they make "
+               r"1,122,177 pieces or more, more than the 932,067 that fit in the 0.25 GiB a map may take on this "
+               r"machine \(half of its memory, at 288 bytes a piece\); draw fewer walls crossing one another$")
+    with pytest.raises(ag.InvalidValueError, match="^" + re.escape(str(path)) + message):
+        ag.area(ag.Sphere(20), at=(10, 5), on=m)
+    with pytest.raises(ag.InvalidValueError, match="^" + re.escape(str(path)) + message):
+        m.wallset("effect")
+    from aoegrid.cli import main
+
+    err = io.StringIO()
+    assert main(["area", str(path), "--shape", "sphere", "--size", "20", "--at", "10,5"], stderr=err) == 2
+    assert re.match("aoegrid: error: " + re.escape(str(path)) + message, err.getvalue())
+
+
+def test_walls_are_split_exactly_when_their_pieces_fit_the_budget(monkeypatch):
+    # The 1,000-point zigzag splits into 999 + 2 * 117,737 pieces.
+    walk = random_polyline(1000).tolist()
+    monkeypatch.setattr("aoegrid.walls.memory_budget", lambda: 236_473 * 288)
+    assert len(wall_set(ag.BattleMap(ag.Grid(20, 20), walls=[walk])).segs) == 236_473
+    monkeypatch.setattr("aoegrid.walls.memory_budget", lambda: 236_472 * 288)
+    # Every wall counted, the count is the whole (no "about").
+    refused = (r"^the walls cross at least 117,737 times: split there, they make "
+               r"236,473 pieces or more, more than the 236,472 that fit")
+    with pytest.raises(ag.InvalidValueError, match=refused):
+        wall_set(ag.BattleMap(ag.Grid(20, 20), walls=[walk]))
+
+
 # --- splitting and spread steps ------------------------------------------------------------
 
 
 def test_splitting_in_chunks_finds_every_crossing(monkeypatch):
     rows = [ag.Wall((0, k + 0.5), (60, k + 0.5)) for k in range(60)] + [ag.Wall((k + 0.5, 0), (k + 0.5, 60)) for k in range(60)]
     whole = WallSet.build(rows, Channel.EFFECT)
-    monkeypatch.setattr("aoegrid.walls._CHUNK", 7)
+    monkeypatch.setattr("aoegrid._boxes.BLOCK", 7)
     chunked = WallSet.build(rows, Channel.EFFECT)
     # 120 lines, each cut by the 60 across it into 61 pieces.
     assert len(whole.segs) == len(chunked.segs) == 120 * 61

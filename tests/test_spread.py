@@ -7,7 +7,7 @@ centres and corners, walls meeting walls) come up often.
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from tests.conftest import mirrored
 
@@ -252,8 +252,14 @@ def region_frames(draw):
     return (float(x), float(y), float(x + draw(st.integers(0, N))), float(y + draw(st.integers(0, N))))
 
 
+#: Two walls on one line, overlapping, merged into a wall whose box holds the point (0, 0), where
+#: neither wall's box reaches (issue 17).
+MERGED_PAST_THEIR_BOXES = [ag.Wall((0, 9 / 8), (1 / 8, 1 / 8)), ag.Wall((1 / 64, 1), (9 / 64, 0))]
+
+
 @settings(max_examples=200, deadline=None)
 @given(walls=region_walls(), frame=region_frames(), tile=st.sampled_from([2, 3, 32]))
+@example(walls=MERGED_PAST_THEIR_BOXES, frame=(0.0, 0.0, 0.0, 0.0), tile=2)
 def test_walls_near_a_frame_are_the_whole_maps_walls_there(walls, frame, tile):
     """Preparing only a region merges and splits exactly as preparing the whole map does."""
     m = ag.BattleMap(FEET, walls=walls)
@@ -265,6 +271,19 @@ def test_walls_near_a_frame_are_the_whole_maps_walls_there(walls, frame, tile):
         assert sorted(zip(map(tuple, got[0].tolist()), got[1].tolist())) == sorted(
             zip(map(tuple, want[0].tolist()), want[1].tolist())
         )
+
+
+def test_a_region_holds_a_merged_wall_reaching_it_past_the_boxes_of_the_walls_merged():
+    """The merged wall's box meets the zero-area frame at (0, 0); neither wall's own box does."""
+    want = [((0.0, 1.125, 0.140625, 0.0), 0)]
+    whole = ag.BattleMap(FEET, walls=MERGED_PAST_THEIR_BOXES).wallset("effect").near((0.0, 0.0, 0.0, 0.0))
+    assert list(zip(map(tuple, whole[0].tolist()), whole[1].tolist())) == want
+    for tile in (2, 32):
+        m = ag.BattleMap(FEET, walls=MERGED_PAST_THEIR_BOXES)
+        m._prepared.walls.TILE = tile
+        for frame in ((0.0, 0.0, 0.0, 0.0), (0.0, 0.0, 0.01, 0.01)):
+            got = m.walls_near("effect", frame).near(frame)
+            assert list(zip(map(tuple, got[0].tolist()), got[1].tolist())) == want, (tile, frame)
 
 
 def test_a_first_spread_builds_step_masks_only_where_it_goes():

@@ -1,13 +1,16 @@
 """Walls on a BattleMap: hand-built maps with answers worked out by hand."""
 
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 import shapely
 
 import aoegrid as ag
-from aoegrid.walls import Channel, WallSet
+from aoegrid.walls import PIECE_BYTES, Channel, WallSet
 
 
 def room(x0, y0, x1, y1, **kw):
@@ -320,3 +323,28 @@ def test_split_points_are_the_same_bits_whichever_way_walls_are_drawn():
     assert sets[0] == sets[1] == sets[2] == sets[3]
     # Wall b leaves the 4 x 5 map: it is clipped one square beyond, at y = 6.
     assert [3.0, 6.0] in [s[2:] for s in sets[0]]
+
+
+PEAK_PER_PIECE = """
+import numpy as np, aoegrid as ag
+def status(key):
+    return int(open("/proc/self/status").read().split(key + ":")[1].split()[0]) * 1024
+warm = ag.BattleMap(ag.Grid(20, 20), walls=[np.random.default_rng(1).uniform(0, 20, size=(50, 2)).tolist()])
+warm.walls_near("effect", (8, 3, 12, 7))  # the compiled kernels load
+walk = np.random.default_rng(7).uniform(0, 20, size=(1000, 2))
+m = ag.BattleMap(ag.Grid(20, 20), walls=[walk.tolist()])
+before = status("VmRSS")
+pieces = len(m.walls_near("effect", (8, 3, 12, 7)).segs)
+print(pieces, (status("VmHWM") - before) / pieces)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the peak resident memory from /proc")
+def test_a_piece_of_split_wall_takes_at_most_piece_bytes_at_the_peak():
+    """The whole process's peak (numpy, shapely and numba alike) while a region of 236,473 pieces is
+    merged, split and indexed, per piece: what the memory budget counts a piece as."""
+    done = subprocess.run([sys.executable, "-c", PEAK_PER_PIECE], capture_output=True, text=True, check=True,
+                          timeout=120)
+    pieces, per_piece = done.stdout.split()
+    assert int(pieces) == 236_473
+    assert float(per_piece) <= PIECE_BYTES == 288

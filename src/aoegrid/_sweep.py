@@ -163,12 +163,12 @@ def sweep(both, order, spans, ends, ox, oy, tol):  # type: ignore[no-untyped-def
 
     Notes
     -----
-    The walls must not cross (they may touch) and must close the full turn
-    (a frame around the origin does). Then the walls a ray meets are in one
-    order along every ray they all span (:func:`_nearer`), so an indexed
-    binary heap in that order stays valid as the sweep turns: each wall
-    enters and leaves once (twice if it spans the angle pi), and the cost is
-    ``O(n log n)``.
+    The walls must not cross or overlap (they may touch) and must close the
+    full turn (a frame around the origin does). Then the walls a ray meets
+    are in one order along every ray they all span (:func:`_nearer`), so an
+    indexed binary heap in that order stays valid as the sweep turns: each
+    wall enters and leaves once (twice if it spans the angle pi), and the
+    cost is ``O(n log n)``.
     """
     n = both.size // 2
     uniq = np.empty(2 * n)

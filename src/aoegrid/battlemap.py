@@ -16,12 +16,13 @@ import numpy as np
 import shapely
 from numpy.typing import NDArray
 
+from aoegrid._boxes import SegmentGrid, hull
 from aoegrid._validate import point
 from aoegrid.errors import AoegridWarning, InvalidTypeError, InvalidValueError, OffGridError
 from aoegrid.grid import Grid
 from aoegrid.options import Side, parse_option
 from aoegrid.raster import Window
-from aoegrid.spread import SegmentGrid, StepMasks
+from aoegrid.spread import StepMasks
 from aoegrid.tokens import Token
 from aoegrid.walls import (
     MARGIN,
@@ -36,6 +37,7 @@ from aoegrid.walls import (
     clip,
     line_keys,
     meets,
+    oriented,
     tidy,
     walls_from,
 )
@@ -91,7 +93,7 @@ class BattleMapCore:
         #: What a map file said beyond walls and tokens (see :mod:`aoegrid.io`), or None.
         self.info = info
         fog_walls = [w for poly in self.fog for w in walls_from(poly, blocks={"sight"})]
-        self._prepared = _Prepared(_Walls([*self.walls, *fog_walls], (grid.width, grid.height)))
+        self._prepared = _Prepared(_Walls([*self.walls, *fog_walls], (grid.width, grid.height), self._source))
         for t in self.tokens:
             self._check_token(t)
 
@@ -110,8 +112,8 @@ class BattleMapCore:
                 f"{g.width} x {g.height} map"
             )
         inner = shapely.box(x0, y0, x1, y1).buffer(-1e-6)
-        ws = self.walls_near(Channel.MOVEMENT, (x0, y0, x1, y1))
-        if len(ws.segs) and ws.tree.query(inner, predicate="intersects").size:
+        near = self.walls_near(Channel.MOVEMENT, (x0, y0, x1, y1)).near(inner.bounds)[0]
+        if shapely.intersects(shapely.linestrings(near.reshape(-1, 2, 2)), inner).any():
             warnings.warn(
                 f"{token.label} stands where a wall runs through its space "
                 f"({x0:g}..{x1:g} x {y0:g}..{y1:g}); check the map or the token's position",
@@ -120,15 +122,26 @@ class BattleMapCore:
             )
 
     def wallset(self, channel: Channel | str) -> WallSet:
-        """The prepared walls blocking ``channel`` (split and indexed once)."""
+        """The prepared walls blocking ``channel`` (split and indexed once).
+
+        Raises
+        ------
+        InvalidValueError
+            As :meth:`walls_near`, for the whole map.
+        """
         channel = Channel(channel)
         sets = self._prepared.sets
         if channel not in sets:
             walls = list(self.walls)
             if channel is Channel.SIGHT:
                 walls += [w for poly in self.fog for w in walls_from(poly, blocks={"sight"})]
-            sets[channel] = WallSet.build(walls, channel, (self.grid.width, self.grid.height))
+            sets[channel] = WallSet.build(walls, channel, (self.grid.width, self.grid.height), self._source)
         return sets[channel]
+
+    @property
+    def _source(self) -> str | None:
+        """The file this map came from (named by errors in preparing its walls), or None."""
+        return getattr(self.info, "source", None)
 
     def walls_near(self, channel: Channel | str, frame: tuple[float, float, float, float]) -> WallSet:
         """The prepared walls blocking ``channel`` that a query inside ``frame`` reads.
@@ -139,6 +152,14 @@ class BattleMapCore:
         region around ``frame``: squares of :attr:`_Walls.TILE` are prepared
         together, once, and kept. Once :meth:`wallset` is built it is
         returned itself.
+
+        Raises
+        ------
+        InvalidValueError
+            When the walls there cross so often that their pieces would not
+            fit in this machine's memory budget (see
+            :func:`aoegrid.walls._node`); the message names the crossings,
+            the budget and the map's file.
 
         Examples
         --------
@@ -344,23 +365,29 @@ class _Prepared:
 
 #: The bit of :attr:`_Walls.bits` for walls blocking each channel.
 _BITS = {Channel.EFFECT: 1, Channel.SIGHT: 2, Channel.MOVEMENT: 4}
+#: A wall whose box may meet more walls' than this is not checked for being settled
+#: (counted reading at most this many rows of cells of each size, see
+#: :meth:`aoegrid._boxes.SegmentGrid.counts`).
+_CROWDED = 64
 
 
 class _Walls:
     """A map's walls as arrays, prepared for queries one region at a time.
 
     Each wall is clipped as :func:`~aoegrid.walls.tidy` clips it, and filed
-    with the walls it could merge with (its line's keys, or its exact copies
-    for one-way walls). Most of a tidy map's walls are *settled*: they
+    with the walls it could merge with (its line's keys, one-way or not).
+    Most of a tidy map's walls are *settled*: they
     overlap no collinear wall (:func:`~aoegrid.walls._alone`, for all walls
     at once) and meet the walls their boxes meet only end to end
     (:func:`~aoegrid.walls._quiet`, worked out for a region's walls as it is
     first prepared), so merging and splitting leave them as they are, and a
     region takes them so. The rest are merged and split exactly as
     :meth:`WallSet.build <aoegrid.walls.WallSet.build>` does for the whole
-    map: the merge takes every wall of the lines they lie on (in the order
-    given), and the split takes every merged wall that can cross one in the
-    region, so what lies in the region comes out the same to the bit. The
+    map: the merge takes every wall of the lines they lie on, and of the
+    lines whose walls' box (:attr:`hulls`) meets the region (a merged wall
+    reaches where none of its walls may), in the order given; the split
+    takes every merged wall that can cross one in the region, so what lies
+    in the region comes out the same to the bit. The
     cost is one pass over the walls (vectorised) and, per region, what lies
     near it.
 
@@ -370,14 +397,17 @@ class _Walls:
         All the map's walls, fog outlines included.
     size : (width, height)
         The map's size in squares.
+    source : str, optional
+        The map's file, named by the error raised when a region's pieces
+        would not fit in memory (see :func:`aoegrid.walls._node`).
     """
 
     #: Regions are whole squares of this many squares a side.
     TILE = 32
 
-    def __init__(self, walls: Sequence[Wall], size: tuple[int, int]) -> None:
+    def __init__(self, walls: Sequence[Wall], size: tuple[int, int], source: str | None = None) -> None:
         width, height = size
-        self.size = size
+        self.size, self.source = size, source
         self.scale = max(float(width), float(height)) + 2 * MARGIN
         rows = np.fromiter(
             (v for w in walls for v in (*w.start, *w.end)), dtype=np.float64, count=4 * len(walls)
@@ -399,25 +429,31 @@ class _Walls:
         keep = kept[on_map]
         self.rows, self.ways, self.bits = pieces[on_map], ways[keep], bits[keep]
         self.index = SegmentGrid(self.rows, rect)
-        # Merge groups: two-way walls by their line's keys, one-way walls by
-        # their exact coordinates and way.
-        two = self.ways == 0
-        s = self.rows
-        swap = two & ((s[:, 0] > s[:, 2]) | ((s[:, 0] == s[:, 2]) & (s[:, 1] > s[:, 3])))
-        #: Each wall as merging leaves a wall that merges with none (two-way ones lower end first).
-        self.form = np.where(swap[:, None], s[:, [2, 3, 0, 1]], s)
+        #: Each wall, and its way, as merging leaves a wall that merges with none (lower end first).
+        self.form, self.form_ways = oriented(self.rows, self.ways)
+        # Merge groups: walls by their line's keys, whichever ways they block.
         line_a, line_c, ux, uy = line_keys(self.form, self.scale)
-        keys = [np.where(two, line_a, 0), np.where(two, line_c, 0)]
-        keys += [np.where(two, 0.0, s[:, k]) for k in range(4)] + [np.where(two, 0, self.ways), two]
-        order = np.lexsort(keys[::-1])
-        ordered = np.column_stack([np.asarray(k, dtype=np.float64)[order] for k in keys])
-        new = np.r_[True, (ordered[1:] != ordered[:-1]).any(axis=1)] if len(order) else np.zeros(0, bool)
+        order = np.lexsort((line_c, line_a))
+        line_a, line_c = line_a[order], line_c[order]
+        new = np.r_[True, (line_a[1:] != line_a[:-1]) | (line_c[1:] != line_c[:-1])] if len(order) else np.zeros(0, bool)
         self.group = np.empty(len(order), dtype=np.intp)
         self.group[order] = np.cumsum(new) - 1
         # Members of each group in the order given (lexsort is stable).
         self.members = order
         self.group_start = np.r_[np.flatnonzero(new), len(order)]
-        self.alone = _alone(self.form, self.ways, self.group, self.members, (ux, uy), self.scale)
+        self.alone = _alone(self.form, self.group, self.members, (ux, uy), self.scale)
+        # Walls merged with others make walls that reach as far as the box of
+        # their group's walls, where none of those may reach: a region, and a
+        # wall near them, looks them up by that box.
+        starts, boxes = self.group_start[:-1], self.index.boxes(self.members)
+        #: The groups whose walls merge (into walls reaching their :attr:`hulls`).
+        self.loose = np.flatnonzero(~np.logical_and.reduceat(self.alone[self.members], starts))
+        hulls = np.column_stack([
+            np.minimum.reduceat(boxes[:, 0], starts), np.minimum.reduceat(boxes[:, 1], starts),
+            np.maximum.reduceat(boxes[:, 2], starts), np.maximum.reduceat(boxes[:, 3], starts),
+        ])
+        #: The boxes of the :attr:`loose` groups' walls, indexed.
+        self.hulls = SegmentGrid(hulls[self.loose].reshape(-1, 4), rect)
         #: Per wall: 1 when merging and splitting leave it as it is wherever
         #: it is prepared (most of a tidy map's walls), 0 when not, -1 not yet
         #: known (worked out for the walls of a region as it is prepared).
@@ -447,39 +483,53 @@ class _Walls:
         # Settled walls are taken as they are; the rest are merged with the
         # rest of their lines and split with every wall that can cross them.
         settled = found[self.settled[found] == 1]
-        merged, ways = self._merged(channel, rect, found)
+        merged, ways = self._merged(channel, rect)
         segs, seg_ways = merged, ways
         if len(merged):
             # Every merged wall crossing one in the region meets the box of those.
-            lo, hi = np.minimum(merged[:, :2], merged[:, 2:]).min(axis=0), np.maximum(merged[:, :2], merged[:, 2:]).max(axis=0)
-            box = (lo[0], lo[1], hi[0], hi[1])
-            segs, seg_ways = _node(*self._merged(channel, box, self.index.query(box)))
+            segs, seg_ways = _node(*self._merged(channel, hull(merged)), self.source)
             inside = _meeting(segs, rect)
             segs, seg_ways = segs[inside], seg_ways[inside]
-        segs, seg_ways = np.vstack([self.form[settled], segs]), np.concatenate([self.ways[settled], seg_ways])
+        segs, seg_ways = np.vstack([self.form[settled], segs]), np.concatenate([self.form_ways[settled], seg_ways])
         order = np.lexsort((seg_ways, *segs.T[::-1]))
         segs, seg_ways = segs[order], seg_ways[order]
-        lines = shapely.linestrings(segs.reshape(-1, 2, 2)) if len(segs) else np.empty(0, dtype=object)
-        unsplit = np.vstack([self.form[settled], merged]), np.concatenate([self.ways[settled], ways])
-        return WallSet(segs, seg_ways, shapely.STRtree(lines), *unsplit)
+        unsplit = np.vstack([self.form[settled], merged]), np.concatenate([self.form_ways[settled], ways])
+        return WallSet(segs, seg_ways, SegmentGrid(segs), *unsplit)
 
     def _settle(self, walls: NDArray[np.intp]) -> None:
-        """Work out :attr:`settled` for ``walls``: each against every wall its box meets."""
-        ask = walls[self.settled[walls] == -1]
-        if ask.size:
-            left, right = self.index.pairs(ask)
-            loud = np.zeros(len(self.settled), dtype=bool)
-            loud[left[~_quiet(self.form, self.alone, left, right)]] = True
-            self.settled[ask] = ~loud[ask]
+        """Work out :attr:`settled` for ``walls``: each against every wall its box meets.
 
-    def _merged(self, channel: Channel, box: tuple[float, float, float, float], found: NDArray[np.intp]) -> tuple[Any, Any]:
-        """The merged walls blocking ``channel`` whose boxes meet ``box`` (``found`` holds the walls
-        whose boxes do), and their ways, but the walls known to be settled."""
+        A wall whose box meets a :attr:`loose` group's box, or those of more
+        than :data:`_CROWDED` walls, is taken as unsettled unchecked: it is
+        merged and split with the walls near it (to the same pieces), and
+        settling costs a few pairs a wall, however crowded the map.
+        """
+        ask = walls[self.settled[walls] == -1]
+        if not ask.size:
+            return
+        boxes = self.index.boxes(ask)
+        loud = np.zeros(len(self.settled), dtype=bool)
+        loud[ask[self.index.counts(boxes, _CROWDED) > _CROWDED]] = True
+        for k, _ in self.hulls.pairs(boxes):
+            loud[ask[k]] = True
+        check = ask[~loud[ask]]
+        for k, right in self.index.pairs(self.index.boxes(check)):
+            left = check[k]
+            other = left != right
+            left, right = left[other], right[other]
+            loud[left[~_quiet(self.form, self.alone, left, right)]] = True
+        self.settled[ask] = ~loud[ask]
+
+    def _merged(self, channel: Channel, box: tuple[float, float, float, float]) -> tuple[Any, Any]:
+        """The merged walls blocking ``channel`` whose boxes meet ``box``, and their ways, but the
+        walls known to be settled."""
         bit = _BITS[channel]
+        found = self.index.query(box)
         found = found[((self.bits[found] & bit) != 0) & (self.settled[found] != 1)]
-        if not found.size:
+        # A merged wall can meet ``box`` where none of its walls do: its line's walls' box does.
+        groups = np.union1d(self.group[found], self.loose[self.hulls.query(box)])
+        if not groups.size:
             return np.empty((0, 4)), np.empty(0, dtype=np.int8)
-        groups = np.unique(self.group[found])
         lo, count = self.group_start[groups], np.diff(self.group_start)[groups]
         at = np.repeat(lo - (np.cumsum(count) - count), count) + np.arange(int(count.sum()))
         members = np.sort(self.members[at])
@@ -489,7 +539,7 @@ class _Walls:
         segs, ways, _ = _merge(self.rows[members], self.ways[members], self.scale)
         settled = members[self.settled[members] == 1]
         if settled.size:
-            mine = {(*row, way) for row, way in zip(self.form[settled].tolist(), self.ways[settled].tolist())}
+            mine = {(*row, way) for row, way in zip(self.form[settled].tolist(), self.form_ways[settled].tolist())}
             keep = np.array([(*row, way) not in mine for row, way in zip(segs.tolist(), ways.tolist())], dtype=bool)
             segs, ways = segs[keep], ways[keep]
         near = _meeting(segs, box)

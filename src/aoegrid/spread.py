@@ -18,6 +18,7 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
+from aoegrid._boxes import SegmentGrid
 from aoegrid.options import Diagonals
 from aoegrid.raster import Window
 from aoegrid.regions import EPS
@@ -30,95 +31,6 @@ _SCANS = 3
 #: Step offsets (dx, dy), in the order of the bits of a blocked-steps mask
 #: (:data:`aoegrid._paths.STEP_DX`): orthogonal steps, then diagonal ones.
 _STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1))
-
-
-class SegmentGrid:
-    """Segments found by the boxes they meet, through a lattice of cells.
-
-    Built with one sort: a segment whose box spans at most one cell each way
-    is filed under the cell of its box's low corner; longer ones are kept
-    apart and tested one by one. Queries are answered inside ``bounds``.
-
-    Parameters
-    ----------
-    segs : (n, 4) float array
-        Segments ``[x0, y0, x1, y1]``, any finite coordinates.
-    bounds : (xmin, ymin, xmax, ymax)
-        The region queries lie in; segments missing it are never found.
-    """
-
-    def __init__(self, segs: FloatArray, bounds: tuple[float, float, float, float]) -> None:
-        segs = np.asarray(segs, dtype=np.float64).reshape(-1, 4)
-        self.boxes = np.column_stack([
-            np.minimum(segs[:, 0], segs[:, 2]), np.minimum(segs[:, 1], segs[:, 3]),
-            np.maximum(segs[:, 0], segs[:, 2]), np.maximum(segs[:, 1], segs[:, 3]),
-        ])
-        x0, y0, x1, y1 = bounds
-        # About four segments a cell, and never cells smaller than 8 squares.
-        cell = max(8.0, math.sqrt((x1 - x0) * (y1 - y0) / max(len(segs) / 4, 1.0)))
-        self.origin, self.cell = (x0, y0), cell
-        self.nx, self.ny = int((x1 - x0) // cell) + 1, int((y1 - y0) // cell) + 1
-        b = self.boxes
-        inside = (b[:, 0] <= x1) & (b[:, 2] >= x0) & (b[:, 1] <= y1) & (b[:, 3] >= y0)
-        short = inside & (b[:, 2] - b[:, 0] <= cell) & (b[:, 3] - b[:, 1] <= cell)
-        self.long = np.flatnonzero(inside & ~short)
-        ids = np.flatnonzero(short)
-        key = self._cell(b[ids, 0], 0) + self.nx * self._cell(b[ids, 1], 1)
-        # Keys of 16 bits sort by radix, in linear time.
-        order = np.argsort(key.astype(np.uint16) if self.nx * self.ny <= 1 << 16 else key, kind="stable")
-        self.ids = ids[order]
-        self.starts = np.r_[0, np.cumsum(np.bincount(key, minlength=self.nx * self.ny))]
-
-    def _cell(self, v: FloatArray, axis: int) -> NDArray[np.intp]:
-        top = self.nx if axis == 0 else self.ny
-        # Clipped first, truncation is the floor.
-        return np.clip((v - self.origin[axis]) / self.cell, 0, top - 1).astype(np.intp)
-
-    def query(self, bounds: tuple[float, float, float, float]) -> NDArray[np.intp]:
-        """Indices, ascending, of the segments whose boxes meet ``bounds`` (closed)."""
-        x0, y0, x1, y1 = bounds
-        # A short segment filed one cell lower may still reach the query.
-        cx0, cy0 = self._cell(np.array([x0]), 0)[0] - 1, self._cell(np.array([y0]), 1)[0] - 1
-        cx1, cy1 = self._cell(np.array([x1]), 0)[0], self._cell(np.array([y1]), 1)[0]
-        cx0, cy0 = max(cx0, 0), max(cy0, 0)
-        parts = [self.long]
-        for cy in range(cy0, cy1 + 1):
-            row = cy * self.nx
-            parts.append(self.ids[self.starts[row + cx0] : self.starts[row + cx1 + 1]])
-        found = np.concatenate(parts)
-        b = self.boxes[found]
-        hit = (b[:, 0] <= x1) & (b[:, 2] >= x0) & (b[:, 1] <= y1) & (b[:, 3] >= y0)
-        return np.sort(found[hit])
-
-    def pairs(self, which: NDArray[np.intp]) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-        """The pairs ``(i, j)``, ``i`` in ``which``, ``j != i``, of segments whose boxes meet (closed).
-
-        ``which`` are segments found by :meth:`query`. One filed in a cell
-        is paired with those filed in the cells around it and the long ones,
-        at once for all of ``which``; a long one is looked up on its own.
-        """
-        b = self.boxes
-        filed = (b[which, 2] - b[which, 0] <= self.cell) & (b[which, 3] - b[which, 1] <= self.cell)
-        short = which[filed]
-        # As query() looks, for every short segment at once: up to three rows of cells.
-        cx, cy = self._cell(b[short][:, [0, 2]], 0), self._cell(b[short][:, [1, 3]], 1)
-        cx0, cy0 = np.maximum(cx[:, 0] - 1, 0), np.maximum(cy[:, 0] - 1, 0)
-        rows = cy0[:, None] + np.arange(3)
-        on = rows <= cy[:, 1:]
-        lo = self.starts[np.where(on, rows * self.nx + cx0[:, None], 0)]
-        count = np.where(on, self.starts[np.where(on, rows * self.nx + cx[:, 1:] + 1, 0)] - lo, 0).ravel()
-        lefts = [np.repeat(short, count.reshape(-1, 3).sum(axis=1))]
-        rights = [self.ids[np.repeat(lo.ravel() - (np.cumsum(count) - count), count) + np.arange(int(count.sum()))]]
-        lefts.append(np.repeat(short, self.long.size))
-        rights.append(np.tile(self.long, short.size))
-        for i in which[~filed]:
-            found = self.query(tuple(b[i]))
-            lefts.append(np.full(found.size, i))
-            rights.append(found)
-        left, right = np.concatenate(lefts), np.concatenate(rights)
-        p, q = b[left], b[right]
-        meet = (p[:, 0] <= q[:, 2]) & (q[:, 0] <= p[:, 2]) & (p[:, 1] <= q[:, 3]) & (q[:, 1] <= p[:, 3]) & (left != right)
-        return left[meet], right[meet]
 
 
 class StepMasks:

@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 from aoegrid.errors import InvalidValueError
 from aoegrid.raster import Window, coverage
-from aoegrid.regions import Outline
+from aoegrid.regions import EPS, Outline
 
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
@@ -99,13 +99,18 @@ class Visibility:
         """Exact visible fraction of each square of ``window``.
 
         Only the squares meeting the polygon's bounding box are filled; the
-        rest are 0.
+        rest are 0. A fraction within :data:`~aoegrid.regions.EPS` of 0 or 1
+        is exactly 0 or 1, so ``> 0`` means some of the square is reached
+        (what areas take: more than EPS) and ``== 1`` all of it.
         """
         out = np.zeros(window.shape)
         box = self.box(window)
         if box is not None:
             out[box.y0 - window.y0 : box.y0 - window.y0 + box.height,
                 box.x0 - window.x0 : box.x0 - window.x0 + box.width] = coverage(Outline(self.polygon()), box)
+        # Rounding leaves about 1e-16 of a square wholly in shadow, or short of one wholly in view.
+        out[out <= EPS] = 0.0
+        out[out >= 1.0 - EPS] = 1.0
         return out
 
     def box(self, window: Window) -> Window | None:
@@ -284,9 +289,10 @@ def visibility(
         Where the lines start, inside ``frame``. Walls touching it at an end
         cannot block a line from it and are ignored.
     segs : (n, 4) float array
-        Wall segments ``[x0, y0, x1, y1]`` that do not cross each other (a
-        :class:`~aoegrid.walls.WallSet` has them split where they do); they
-        may run out of ``frame``.
+        Wall segments ``[x0, y0, x1, y1]`` that neither cross nor overlap
+        each other (a :class:`~aoegrid.walls.WallSet` has them merged where
+        they overlap along a line and split where they cross); they may run
+        out of ``frame``.
     one_way : (n,) int8 array
         0 for two-way walls, +1 for walls blocking only lines from their
         right, -1 from their left.

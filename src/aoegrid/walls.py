@@ -17,7 +17,9 @@ Preparing a map's walls costs what lies on or near the map: walls are clipped
 one square beyond its edge (:data:`MARGIN`) and dropped when wholly off it,
 duplicates and overlapping collinear walls are merged, and only then are the
 walls split where they cross, in time ``O((n + k) log n)`` and memory
-``O(n + k)`` for ``n`` walls and ``k`` crossings.
+``O(n + k)`` for ``n`` walls and ``k`` crossings. Walls whose pieces would
+not fit in the memory budget are refused, before any piece is made
+(:func:`_node`).
 """
 
 from __future__ import annotations
@@ -34,8 +36,10 @@ import numpy as np
 import shapely
 from numpy.typing import NDArray
 
+from aoegrid._boxes import SegmentGrid
 from aoegrid._validate import point
 from aoegrid.errors import InvalidTypeError, InvalidValueError
+from aoegrid.grid import memory_budget
 from aoegrid.options import Side, parse_option
 from aoegrid.visibility import Visibility, clip_segments, slab, visibility
 
@@ -75,8 +79,12 @@ _FAR = 1024.0
 _LINE_TOL = 1e-12
 #: Crossing parameters this close to 0 or 1 are at a wall's end.
 _END = 1e-12
-#: Walls queried at a time for crossing pairs: bounds each query's output.
-_CHUNK = 4096
+#: The most memory one piece of a split wall takes (bytes): its ends and way,
+#: its index entry, and the working arrays of splitting and sorting it. A
+#: map's walls are split only when their pieces fit in
+#: :func:`aoegrid.grid.memory_budget` at this size; ``tests/test_walls.py``
+#: measures it.
+PIECE_BYTES = 288
 #: Frames holding more walls than this are searched outward from the origin.
 _DENSE = 2000
 
@@ -221,7 +229,7 @@ class Tidied:
     :class:`WallSet`. Counts, in walls: ``dropped`` zero-length, ``outside``
     wholly off the map (they cannot block a line on it), ``clipped`` cut
     :data:`MARGIN` beyond the map's edge, ``merged`` into another wall (a
-    duplicate, or a two-way wall overlapping a collinear one).
+    duplicate, or a wall overlapping a collinear one).
     """
 
     segs: FloatArray
@@ -256,8 +264,8 @@ def tidy(walls: Sequence[Wall], size: tuple[float, float] | None = None) -> Tidi
     Returns
     -------
     Tidied
-        Two-way walls are oriented from their lower end (x, then y); one-way
-        walls keep their direction.
+        Walls run from their lower end (x, then y); a one-way wall turned
+        round blocks the same side (:func:`oriented`). No two overlap.
 
     Examples
     --------
@@ -375,30 +383,104 @@ def _clip_exact(seg: FloatArray, rect: tuple[float, float, float, float]) -> tup
     return None if piece[:2] == piece[2:] else piece
 
 
-def _merge(segs: FloatArray, ways: NDArray[np.int8], scale: float) -> tuple[FloatArray, NDArray[np.int8], int]:
-    """Merge duplicate walls, and two-way walls overlapping collinear ones.
+def oriented(segs: FloatArray, ways: NDArray[np.int8]) -> tuple[FloatArray, NDArray[np.int8]]:
+    """Walls ``segs`` turned to run from their lower end (x, then y), and their ways.
 
-    One-way walls merge only with exact duplicates (same direction). Two-way
-    walls are grouped by the line they lie on (direction and offset, to
-    :data:`_LINE_TOL`), and in each line the intervals that overlap by a
-    positive length become one wall from the lowest end to the highest.
-    Walls that only touch end to end stay apart: a point of origin at their
-    shared end is at a wall's end, not inside one. Returns the walls, their
-    ways and how many were merged away.
+    A one-way wall turned round has its way negated: it blocks lines from
+    the same side as before.
     """
-    two = ways == 0
-    one = np.unique(np.column_stack([segs[~two], ways[~two]]), axis=0)
-    s = segs[two]
-    swap = (s[:, 0] > s[:, 2]) | ((s[:, 0] == s[:, 2]) & (s[:, 1] > s[:, 3]))
-    s = np.where(swap[:, None], s[:, [2, 3, 0, 1]], s)
-    merged_two = _merge_lines(s, scale)
-    out = np.vstack([merged_two, one[:, :4]])
-    out_ways = np.concatenate([np.zeros(len(merged_two), np.int8), one[:, 4].astype(np.int8)])
-    return out, out_ways, len(segs) - len(out)
+    swap = (segs[:, 0] > segs[:, 2]) | ((segs[:, 0] == segs[:, 2]) & (segs[:, 1] > segs[:, 3]))
+    return np.where(swap[:, None], segs[:, [2, 3, 0, 1]], segs), np.where(swap, -ways, ways).astype(np.int8)
+
+
+def _merge(segs: FloatArray, ways: NDArray[np.int8], scale: float) -> tuple[FloatArray, NDArray[np.int8], int]:
+    """Merge duplicate and overlapping collinear walls into walls that do not overlap.
+
+    Walls are grouped by the line they lie on (direction and offset, to
+    :data:`_LINE_TOL`). Along each line, the stretches blocked from each
+    side (a two-way wall blocks both, a one-way wall one) are merged where
+    walls overlap by a positive length, and the line is cut at the ends of
+    those stretches: a piece blocked from both sides is a two-way wall, one
+    blocked from one side a one-way wall. No two walls of a line then
+    overlap: the visibility sweep ranks walls on one line by index alone,
+    and overlapping ones with different ends (a one-way wall cut where a
+    collinear two-way wall ends) made that ranking a cycle, and farther
+    walls visible. Walls that only touch end to end stay apart: a point of
+    origin at their shared end is at a wall's end, not inside one. A wall
+    overlapping none comes out as :func:`oriented` turns it.
+
+    Returns
+    -------
+    segs : (m, 4) float array
+        Lower end first (x, then y).
+    ways : (m,) int8 array
+    merged : int
+        How many walls were merged into others: the walls given less the
+        runs of overlapping ones.
+    """
+    s, ways = oriented(segs, ways)
+    n = len(s)
+    if n < 2:
+        return s, ways, 0
+    line_a, line_c, ux, uy = line_keys(s, scale)
+    order = np.lexsort((line_c, line_a))
+    s, ways, ux, uy, line_a, line_c = s[order], ways[order], ux[order], uy[order], line_a[order], line_c[order]
+    starts = np.flatnonzero(np.r_[True, (line_a[1:] != line_a[:-1]) | (line_c[1:] != line_c[:-1])])
+    group = np.repeat(np.arange(starts.size), np.diff(np.r_[starts, n]))
+    # Project onto each line's first direction: intervals [lo, hi] along it.
+    # A wall that rounding turns round against it blocks the other side of it.
+    rx, ry = ux[starts][group], uy[starts][group]
+    p0, p1 = rx * s[:, 0] + ry * s[:, 1], rx * s[:, 2] + ry * s[:, 3]
+    first = p0 <= p1
+    lo, hi = np.where(first, p0, p1), np.where(first, p1, p0)
+    ends = np.hstack([np.where(first[:, None], s[:, :2], s[:, 2:]), np.where(first[:, None], s[:, 2:], s[:, :2])])
+    ways = np.where(first, ways, -ways)
+    order = np.lexsort((lo, group))
+    group, lo, hi, ends, ways = group[order], lo[order], hi[order], ends[order], ways[order]
+    run = np.cumsum(_runs(group, lo, hi)[0]) - 1
+    # A wall overlapping none is a piece as it is; the rest are cut run by run.
+    many = np.bincount(run)[run] > 1
+    pieces, piece_ways = _pieces(run[many], lo[many], hi[many], ends[many], ways[many])
+    return np.vstack([ends[~many], pieces]), np.concatenate([ways[~many], piece_ways]), n - int(run[-1]) - 1
+
+
+def _pieces(
+    run: NDArray[np.intp], lo: FloatArray, hi: FloatArray, ends: FloatArray, ways: NDArray[np.int8]
+) -> tuple[FloatArray, NDArray[np.int8]]:
+    """Overlapping collinear walls cut into pieces that do not overlap, and their ways.
+
+    The walls are sorted by ``run`` (of walls overlapping along a line),
+    then by ``lo``: each spans ``[lo, hi]`` along its line, from ``ends[:, :2]``
+    to ``ends[:, 2:]``. See :func:`_merge`.
+    """
+    if not run.size:
+        return np.empty((0, 4)), np.empty(0, np.int8)
+    # Each side's stretches as events along their line, rows [run, place along it, x, y,
+    # right, left]: +1 in the side's column where a stretch starts, -1 where one ends.
+    events = []
+    for side, column in ((1, 0), (-1, 1)):
+        on = np.flatnonzero(ways != -side)
+        if on.size:
+            start, far = _runs(run[on], lo[on], hi[on])
+            begin, end = on[start], on[far]
+            delta = np.zeros((begin.size, 2))
+            delta[:, column] = 1.0
+            events += [np.column_stack([run[begin], lo[begin], ends[begin, :2], delta]),
+                       np.column_stack([run[end], hi[end], ends[end, 2:], -delta])]
+    ev = np.vstack(events)
+    ev = ev[np.lexsort((ev[:, 3], ev[:, 2], ev[:, 1], ev[:, 0]))]
+    blocked = np.cumsum(ev[:, 4:], axis=0) > 0.5  # per side, just past each event
+    new = np.r_[True, (ev[1:, 0] != ev[:-1, 0]) | (ev[1:, 1] != ev[:-1, 1])]
+    # Ends at one place along a line (to the last bit) become one point, the lowest.
+    at = ev[np.maximum.accumulate(np.where(new, np.arange(len(ev)), 0)), 2:4]
+    # A piece from each place to the next in a run, where a side is blocked between them.
+    piece = np.flatnonzero(new[1:] & (ev[1:, 0] == ev[:-1, 0]) & blocked[:-1].any(axis=1))
+    right, left = blocked[piece, 0], blocked[piece, 1]
+    return np.hstack([at[piece], at[piece + 1]]), np.where(right & left, 0, np.where(right, 1, -1)).astype(np.int8)
 
 
 def line_keys(s: FloatArray, scale: float) -> tuple[NDArray[np.int64], NDArray[np.int64], FloatArray, FloatArray]:
-    """The line each two-way segment (lower end first) lies on, for merging: two keys and its direction.
+    """The line each segment (lower end first) lies on, for merging: two keys and its direction.
 
     Segments with equal keys (direction, then offset, to :data:`_LINE_TOL`)
     are merged where they overlap; ``scale`` is the map's size, as in
@@ -412,41 +494,30 @@ def line_keys(s: FloatArray, scale: float) -> tuple[NDArray[np.int64], NDArray[n
     return line_a, line_c, ux, uy
 
 
-def _merge_lines(s: FloatArray, scale: float) -> FloatArray:
-    """Two-way segments (lower end first) with overlapping collinear ones merged."""
-    n = len(s)
-    if n < 2:
-        return s
-    line_a, line_c, ux, uy = line_keys(s, scale)
-    order = np.lexsort((line_c, line_a))
-    s, ux, uy, line_a, line_c = s[order], ux[order], uy[order], line_a[order], line_c[order]
-    starts = np.flatnonzero(np.r_[True, (line_a[1:] != line_a[:-1]) | (line_c[1:] != line_c[:-1])])
-    group = np.repeat(np.arange(starts.size), np.diff(np.r_[starts, n]))
-    # Project onto each line's first direction: intervals [lo, hi] along it.
-    rx, ry = ux[starts][group], uy[starts][group]
-    p0, p1 = rx * s[:, 0] + ry * s[:, 1], rx * s[:, 2] + ry * s[:, 3]
-    first = p0 <= p1
-    lo, hi = np.where(first, p0, p1), np.where(first, p1, p0)
-    lo_pt = np.where(first[:, None], s[:, :2], s[:, 2:])
-    hi_pt = np.where(first[:, None], s[:, 2:], s[:, :2])
-    order = np.lexsort((lo, group))
-    group, lo, hi, lo_pt, hi_pt = group[order], lo[order], hi[order], lo_pt[order], hi_pt[order]
-    # The farthest end so far in each line, by rank (groups ascend, so a
-    # running maximum of group * n + rank never crosses into the next line).
+def _farthest(line: NDArray[np.intp], hi: FloatArray) -> NDArray[np.intp]:
+    """For intervals sorted by ``line`` (ascending), the one reaching farthest so far in each one's line."""
+    n = len(hi)
     by_hi = np.argsort(hi, kind="stable")
     rank = np.empty(n, np.int64)
     rank[by_hi] = np.arange(n)
-    reach = np.maximum.accumulate(group * n + rank) - group * n
-    new_line = np.r_[True, group[1:] != group[:-1]]
-    run_start = new_line | np.r_[True, lo[1:] >= hi[by_hi[reach[:-1]]]]
-    run = np.cumsum(run_start) - 1
-    last = np.r_[np.flatnonzero(run[1:] != run[:-1]), n - 1]
-    return np.column_stack([lo_pt[run_start], hi_pt[by_hi[reach[last]]]])
+    # Lines ascend, so a running maximum of line * n + rank never crosses into the next line.
+    return by_hi[np.maximum.accumulate(line * n + rank) - line * n]
+
+
+def _runs(group: NDArray[np.intp], lo: FloatArray, hi: FloatArray) -> tuple[BoolArray, NDArray[np.intp]]:
+    """Runs of intervals ``[lo, hi]`` overlapping by a positive length, sorted by ``group`` then ``lo``.
+
+    Returns which interval starts each run and, per run, the interval
+    reaching farthest. Intervals that only touch are in different runs.
+    """
+    reach = _farthest(group, hi)
+    start = np.r_[True, (group[1:] != group[:-1]) | (lo[1:] >= hi[reach[:-1]])]
+    last = np.r_[np.flatnonzero(start[1:]), len(lo) - 1]
+    return start, reach[last]
 
 
 def _alone(
     s: FloatArray,
-    ways: NDArray[np.int8],
     group: NDArray[np.intp],
     members: NDArray[np.intp],
     direction: tuple[FloatArray, FloatArray],
@@ -454,19 +525,18 @@ def _alone(
 ) -> BoolArray:
     """Which walls :func:`_merge` leaves as they are, whichever others are merged with them.
 
-    ``s`` are the walls as merging orients them (two-way ones lower end
-    first), ``group`` the merge group of each (two-way walls: their line's
-    :func:`line_keys`; one-way walls: their exact copies), ``members`` the
-    walls in order of group, ``direction`` each two-way wall's ``ux, uy``
-    (from :func:`line_keys`), ``scale`` the map's size. A one-way wall is
-    alone when it has no copy. The walls of a
-    line are alone when each is longer than rounding can shorten (``1e-9``
-    map sizes) and every two of them are farther apart than that or meet
-    exactly end to end: projected on any line of the group's, none then
-    overlaps another. Otherwise none of the line's walls is.
+    ``s`` are the walls as merging orients them (:func:`oriented`),
+    ``group`` the merge group of each (its line's :func:`line_keys`),
+    ``members`` the walls in order of group, ``direction`` each wall's
+    ``ux, uy`` (from :func:`line_keys`), ``scale`` the map's size. The walls
+    of a line are alone when each is longer than rounding can shorten
+    (``1e-9`` map sizes) and every two of them are farther apart than that
+    or meet exactly end to end: projected on any line of the group's, none
+    then overlaps another, whatever their ways. Otherwise none of the
+    line's walls is.
     """
     alone = np.bincount(group)[group] == 1
-    idx = members[((ways == 0) & ~alone)[members]]
+    idx = members[~alone[members]]
     if not idx.size:
         return alone
     g = group[idx]
@@ -479,13 +549,7 @@ def _alone(
     order = np.lexsort((lo, g))
     g, lo, hi, seg = g[order], lo[order], hi[order], seg[order]
     first = np.r_[True, g[1:] != g[:-1]]
-    m = idx.size
-    # The farthest end so far in each line (a running maximum of rank, as in _merge_lines).
-    by_hi = np.argsort(hi, kind="stable")
-    rank = np.empty(m, np.int64)
-    rank[by_hi] = np.arange(m)
-    line = np.cumsum(first) - 1
-    reach = hi[by_hi[np.maximum.accumulate(line * m + rank) - line * m]]
+    reach = hi[_farthest(np.cumsum(first) - 1, hi)]
     before = np.r_[-np.inf, reach[:-1]]  # the farthest end of the walls before each
     before[first] = -np.inf
     before2 = np.r_[-np.inf, before[:-1]]  # ... and before the one before it
@@ -500,7 +564,7 @@ def _alone(
 
 @dataclass(frozen=True, slots=True)
 class WallSet:
-    """Walls of one channel, clipped, merged, split where they cross, with a spatial index.
+    """Walls of one channel, clipped, merged, split where they cross, with a spatial index (``index``).
 
     ``segs`` is ``(n, 4)`` ``[x0, y0, x1, y1]``; ``one_way`` is ``(n,)``:
     0 for two-way walls, +1 for walls blocking only lines from their right,
@@ -512,7 +576,7 @@ class WallSet:
 
     segs: FloatArray
     one_way: NDArray[np.int8]
-    tree: shapely.STRtree = field(repr=False)
+    index: SegmentGrid = field(repr=False)
     unsplit: FloatArray = field(repr=False)
     unsplit_one_way: NDArray[np.int8] = field(repr=False)
     dropped: int = 0
@@ -521,25 +585,23 @@ class WallSet:
     merged: int = 0
 
     @staticmethod
-    def build(walls: Iterable[Wall], channel: Channel, size: tuple[float, float] | None = None) -> WallSet:
+    def build(
+        walls: Iterable[Wall], channel: Channel, size: tuple[float, float] | None = None, source: str | None = None
+    ) -> WallSet:
         """The walls of ``walls`` blocking ``channel``, prepared (see :func:`tidy`) and split.
 
         ``size`` is the map's (width, height) in squares: walls are clipped to
-        it (:data:`MARGIN` wider); None keeps them whole.
+        it (:data:`MARGIN` wider); None keeps them whole. ``source`` (the
+        map's file) is named by the error raised when the pieces would not
+        fit in memory (see :func:`_node`).
         """
         t = tidy([w for w in walls if w.blocks_channel(channel)], size)
-        segs, ways = _node(t.segs, t.one_way)
-        lines = shapely.linestrings(segs.reshape(-1, 2, 2)) if len(segs) else np.empty(0, dtype=object)
-        tree = shapely.STRtree(lines)
-        return WallSet(segs, ways, tree, t.segs, t.one_way, t.dropped, t.outside, t.clipped, t.merged)
+        segs, ways = _node(t.segs, t.one_way, source)
+        return WallSet(segs, ways, SegmentGrid(segs), t.segs, t.one_way, t.dropped, t.outside, t.clipped, t.merged)
 
     def indices(self, bounds: tuple[float, float, float, float]) -> NDArray[np.intp]:
         """Indices, ascending, of the segments whose boxes meet ``bounds`` (xmin, ymin, xmax, ymax)."""
-        if len(self.segs) == 0:
-            return np.empty(0, dtype=np.intp)
-        idx = self.tree.query(shapely.box(*bounds))
-        idx.sort()
-        return idx
+        return self.index.query(bounds)
 
     def near(self, bounds: tuple[float, float, float, float]) -> tuple[FloatArray, NDArray[np.int8]]:
         """The segments whose boxes meet ``bounds`` (xmin, ymin, xmax, ymax), and their ways."""
@@ -595,39 +657,55 @@ class WallSet:
         return visibility(origin, self.segs[idx], self.one_way[idx], frame)
 
 
-def _node(segs: FloatArray, ways: NDArray[np.int8]) -> tuple[FloatArray, NDArray[np.int8]]:
+def _node(segs: FloatArray, ways: NDArray[np.int8], source: str | None = None) -> tuple[FloatArray, NDArray[np.int8]]:
     """Split segments where they cross or touch another's interior.
 
-    Crossing pairs come from a spatial index, :data:`_CHUNK` segments at a
-    time; each crossing is computed in numpy and every segment is cut at its
-    crossings in order along it. Time ``O((n + k) log n)``, memory
-    ``O(n + k)`` for ``k`` crossings.
+    Pairs of segments that may meet come from a
+    :class:`~aoegrid._boxes.SegmentGrid`, in blocks of bounded size; which
+    of them meet is decided exactly (:func:`_intersects`), each crossing is
+    computed in numpy and every segment is cut at its crossings in order
+    along it. Time ``O((n + k) log n)``, memory ``O(n + k)`` for ``k``
+    crossings (pairs of boxes that meet without their segments meeting cost
+    time, not memory).
+
+    Raises
+    ------
+    InvalidValueError
+        When the pieces would not fit in :func:`aoegrid.grid.memory_budget`
+        at :data:`PIECE_BYTES` each. The crossings are counted first, in
+        compiled code and listing none, so the refusal comes before any
+        piece is made, in about the time it takes to count as many crossings
+        as fit; the message names the crossings, the budget and ``source``
+        (the map's file).
     """
     n = len(segs)
     if n < 2:
         return segs, ways
-    lines = shapely.linestrings(segs.reshape(-1, 2, 2))
-    tree = shapely.STRtree(lines)
+    index = SegmentGrid(segs)
+    most = memory_budget() // PIECE_BYTES
+    if n * n > most:  # else the pieces fit were every two walls to cross
+        # The pieces do not depend on the order pairs are taken in: counted in a
+        # random order, the crossings of the walls done tell how many there are in all.
+        crossings, done = index.crossings(np.random.default_rng(0).permutation(n), (most - n) // 2)
+        if n + 2 * crossings > most:
+            raise _too_many_pieces(crossings, n + 2 * crossings, crossings * n / max(done, 1), source)
     # Compute each crossing from the pair in one fixed order (by coordinates,
     # not by place in the list), so the split point, and every answer that
     # depends on its last bit, is the same however the walls are listed.
     rank = np.empty(n, dtype=np.intp)
     rank[np.lexsort(segs.T[::-1])] = np.arange(n)
-    found = [np.empty((0, 4))]
-    for lo in range(0, n, _CHUNK):
-        left, right = tree.query(lines[lo : lo + _CHUNK], predicate="intersects")
-        left = left + lo
-        keep = left < right
-        left, right = left[keep], right[keep]
+    found, cut, crossings = [np.empty((0, 4))], 0, 0
+    for left, right in index.pairs(index.boxes(np.arange(n)), np.arange(n), meeting=True):
+        meet = _intersects(segs[left], segs[right])
+        left, right = left[meet], right[meet]
         swap = rank[left] > rank[right]
-        found.append(_crossings(segs, np.where(swap, right, left), np.where(swap, left, right)))
-    cuts = np.vstack(found)
-    # Sort by segment, then along it; of cuts at the same parameter keep the
-    # lowest point, so the choice does not depend on the order pairs came in.
-    order = np.lexsort((cuts[:, 3], cuts[:, 2], cuts[:, 1], cuts[:, 0]))
-    cuts = cuts[order]
-    same = (cuts[1:, 0] == cuts[:-1, 0]) & (cuts[1:, 1] == cuts[:-1, 1])
-    cuts = cuts[np.r_[True, ~same][: len(cuts)]]
+        cuts, pairs = _crossings(segs, np.where(swap, right, left), np.where(swap, left, right))
+        found.append(cuts)
+        cut, crossings = cut + len(cuts), crossings + pairs
+        # Touching walls, which the count leaves out, cut too.
+        if n + cut > most:
+            raise _too_many_pieces(crossings, n + cut, crossings, source)
+    cuts = _first_cuts(np.vstack(found))
     owner = cuts[:, 0].astype(np.intp)
     count = np.bincount(owner, minlength=n)
     # Each segment's points: its start, its cuts in order, its end.
@@ -643,8 +721,48 @@ def _node(segs: FloatArray, ways: NDArray[np.int8]) -> tuple[FloatArray, NDArray
     return pieces[real], ways[seg_of[step[real]]]
 
 
-def _crossings(segs: FloatArray, i: NDArray[np.intp], j: NDArray[np.intp]) -> FloatArray:
-    """The cuts the crossing pairs ``(i, j)`` make: rows ``[segment, t, x, y]``."""
+def _first_cuts(cuts: FloatArray) -> FloatArray:
+    """Cuts (rows ``[segment, t, x, y]``) sorted by segment, then along it, one at each parameter.
+
+    Of cuts at the same parameter the lowest point (x, then y) is kept, so
+    the choice does not depend on the order pairs came in. The same as
+    sorting by all four columns and keeping the first of each ``(segment,
+    t)``, but with two sorts of one key each: ``t`` ranked, then segment and
+    rank as one integer; only ties are sorted by point.
+    """
+    by_t = np.argsort(cuts[:, 1])
+    t = cuts[by_t, 1]
+    rank = np.empty(len(cuts), dtype=np.int64)
+    rank[by_t] = np.cumsum(np.r_[False, t[1:] != t[:-1]])
+    key = cuts[:, 0].astype(np.int64) * (len(cuts) + 1) + rank
+    order = np.argsort(key)
+    key = key[order]
+    first = np.r_[True, key[1:] != key[:-1]][: len(key)]
+    keep = order[first]
+    if not first.all():
+        group = np.cumsum(first) - 1
+        tied = np.flatnonzero(np.bincount(group)[group] > 1)
+        point = cuts[order[tied]]
+        lowest = tied[np.lexsort((point[:, 3], point[:, 2], group[tied]))]
+        lowest = lowest[np.r_[True, group[lowest][1:] != group[lowest][:-1]]]
+        keep[group[lowest]] = order[lowest]
+    return cuts[keep]
+
+
+def _too_many_pieces(crossings: int, pieces: int, estimate: float, source: str | None) -> InvalidValueError:
+    """The error for walls whose pieces would not fit in the memory budget (see :func:`_node`)."""
+    budget = memory_budget()
+    about = f" (about {estimate:,.0f} in all)" if estimate > crossings else ""
+    return InvalidValueError(
+        f"{source + ': ' if source else ''}the walls cross at least {crossings:,} times{about}: split there, "
+        f"they make {pieces:,} pieces or more, more than the {budget // PIECE_BYTES:,} that fit in the "
+        f"{budget / 2**30:.3g} GiB a map may take on this machine (half of its memory, at {PIECE_BYTES} "
+        f"bytes a piece); draw fewer walls crossing one another"
+    )
+
+
+def _crossings(segs: FloatArray, i: NDArray[np.intp], j: NDArray[np.intp]) -> tuple[FloatArray, int]:
+    """The cuts the meeting pairs ``(i, j)`` make: rows ``[segment, t, x, y]``, and how many pairs cut."""
     a, b = segs[i], segs[j]
     t, u, crossing = _meet(a, b)
     p, r, q = a[:, :2], a[:, 2:] - a[:, :2], b[:, :2]
@@ -655,10 +773,11 @@ def _crossings(segs: FloatArray, i: NDArray[np.intp], j: NDArray[np.intp]) -> Fl
     at = np.where(((u <= _END) | (u >= 1 - _END))[:, None], np.where((u < 0.5)[:, None], q, b[:, 2:]), at)
     on_i = crossing & _inner(t)
     on_j = crossing & _inner(u)
-    return np.vstack([
+    cuts = np.vstack([
         np.column_stack([i[on_i], t[on_i], at[on_i]]),
         np.column_stack([j[on_j], u[on_j], at[on_j]]),
     ])
+    return cuts, int((on_i | on_j).sum())
 
 
 def _meet(a: FloatArray, b: FloatArray) -> tuple[FloatArray, FloatArray, BoolArray]:
@@ -680,6 +799,25 @@ def _meet(a: FloatArray, b: FloatArray) -> tuple[FloatArray, FloatArray, BoolArr
 def _inner(t: FloatArray) -> BoolArray:
     """Whether parameters ``t`` along a segment are inside it, not at an end (:data:`_END`)."""
     return np.asarray((t > _END) & (t < 1 - _END))
+
+
+def _intersects(a: FloatArray, b: FloatArray) -> BoolArray:
+    """Whether segments ``a`` and ``b`` (rows paired, boxes meeting) meet, touching included.
+
+    Exactly as GEOS's ``intersects`` decides it: pairs whose orientation
+    signs are certain in floats (:func:`aoegrid._meets.relations`) meet when
+    each straddles the other's line; only the rest (touching, collinear, a
+    hair apart) go to GEOS.
+    """
+    from aoegrid._meets import CROSSING, UNSURE, relations
+
+    how = relations(np.ascontiguousarray(a), np.ascontiguousarray(b))
+    out = how == CROSSING
+    unsure = np.flatnonzero(how == UNSURE)
+    if unsure.size:
+        lines = shapely.linestrings(np.vstack([a[unsure], b[unsure]]).reshape(-1, 2, 2))
+        out[unsure] = shapely.intersects(lines[: unsure.size], lines[unsure.size :])
+    return out
 
 
 def _quiet(segs: FloatArray, lone: BoolArray, left: NDArray[np.intp], right: NDArray[np.intp]) -> BoolArray:
@@ -704,9 +842,7 @@ def _quiet(segs: FloatArray, lone: BoolArray, left: NDArray[np.intp], right: NDA
     a, b = np.where(swap, b, a), np.where(swap, a, b)
     t, u, crossing = _meet(a, b)
     maybe = np.flatnonzero(crossing & (_inner(t) | _inner(u)))
-    if maybe.size:
-        # Only pairs that touch are split (the lines of others meet elsewhere).
-        lines = shapely.linestrings(np.vstack([a[maybe], b[maybe]]).reshape(-1, 2, 2))
-        cut = maybe[shapely.intersects(lines[: maybe.size], lines[maybe.size :])]
-        quiet[np.flatnonzero(quiet)[cut]] = False
+    # Only pairs that touch are split (the lines of others meet elsewhere).
+    cut = maybe[_intersects(a[maybe], b[maybe])]
+    quiet[np.flatnonzero(quiet)[cut]] = False
     return quiet

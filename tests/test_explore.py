@@ -11,15 +11,18 @@ from __future__ import annotations
 import base64
 import html
 import io
+import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 from tests.conftest import CAVE_PARTY
 
 import aoegrid as ag
+from aoegrid import explorer, plotting
 from aoegrid.explorer import Explorer
 
 
@@ -58,14 +61,6 @@ def same(w: Explorer, a: ag.Area) -> None:
     assert np.array_equal(w.area.mask, a.mask)
     assert np.array_equal(w.area.cover, a.cover)
     assert shown(w) == expected(a)
-
-
-def png(data_url: str) -> np.ndarray:
-    from matplotlib.image import imread
-
-    head, _, body = data_url.partition(",")
-    assert head == "data:image/png;base64"
-    return imread(io.BytesIO(base64.b64decode(body)), format="png")
 
 
 def test_import_aoegrid_loads_no_widget_library() -> None:
@@ -196,22 +191,34 @@ def test_bad_values_raise_aoegrid_errors_naming_them(party: tuple[ag.BattleMap, 
     assert w.origin == (10.0, 10.0) and w.shape == ag.Sphere(20)   # nothing changed
 
 
-def test_score_map_and_best_placement(party: tuple[ag.BattleMap, ag.Token]) -> None:
+def test_score_map_and_best_placement(party: tuple[ag.BattleMap, ag.Token], monkeypatch: pytest.MonkeyPatch) -> None:
     m, kira = party
     fireball = {"caster": kira, "range": ag.Range("medium", level=1), "on": m, "hit": {"enemy"}, "avoid": {"ally"}}
     w = ag.explore(m, caster=kira, range=ag.Range("medium", level=1), at=(5, 5))
-    assert w.can_score and w.scores is None and w.best is None
-    plain = w.map_png
+    assert w.can_score and w.scores is None and w.best is None and w.score_layer == {}
     w.set_state({"show_scores": True})                     # the check box
     assert np.array_equal(w.scores, ag.placement_scores(ag.Sphere(20), **fireball), equal_nan=True)
     best = ag.best_placements(ag.Sphere(20), **fireball)[0]
     assert w.best is not None and (w.best.at, w.best.score) == (best.at, best.score) == ((12, 11), 4.0)
     assert "best at (12, 11): 4 (Mog, Snik, Urg, Ogre)" in w.summary
-    assert w.map_png != plain
+    # Sent as data: a palette index an intersection (one colour a whole-number score, 0 to 4), the best outlined.
+    layer = w.score_layer
+    index = np.frombuffer(base64.b64decode(layer["index"]), dtype=np.uint8).reshape(21, 21)
+    assert layer["lattice"] == [1.0, 0.3, 21] and len(layer["palette"]) == 5
+    assert index[11, 12] == 4 and index[0, 0] == 254                # (12, 11) reaches 4; the corner is not legal
+    assert np.array_equal(index == 254, np.isnan(w.scores))
+    assert layer["best"]["at"] == [12.0, 11.0] and len(layer["best"]["edges"]) == 4 * len(plotting._edges(best.area.mask))
+    assert layer["caster"][0] == [3.0, 12.0, 4.0, 13.0]    # Kira's square, dashed
+    calls = []
+    monkeypatch.setattr(explorer, "placement_scores", lambda *a, **k: calls.append(a) or ag.placement_scores(*a, **k))
     w.shape = ag.Cone(30, "E")                             # scores per direction, around the caster
-    assert w.scores is not None and w.scores.shape == (72,)
+    assert w.scores is not None and w.scores.shape == (72,) and len(calls) == 1
+    assert w.score_layer["wedges"] == [3.5, 12.5, 5.0, 5.0]  # Kira's centre, a quarter of the map, 5 degrees each
+    cone_layer = w.score_layer
+    w._handle_custom_msg({"event": "aim", "x": 7, "y": 7, "id": "t:1"}, [])     # dragging the aim searches nothing
+    assert w.shape == ag.Cone(30, 45) and len(calls) == 1 and w.score_layer is cone_layer
     w.set_state({"show_scores": False})
-    assert w.scores is None and w.map_png == plain and "aoegrid-best" not in w.summary
+    assert w.scores is None and w.score_layer == {} and "aoegrid-best" not in w.summary
 
 
 def test_with_a_caster_placements_at_a_point_are_checked() -> None:
@@ -242,16 +249,97 @@ def test_the_score_map_searches_intersections_and_centres_under_sw5e() -> None:
     assert w.scores[20, 20] == 8.0 and w.scores[19, 19] == 4.0      # at (10, 10), and at the centre (9.5, 9.5)
     assert w.best is not None and (w.best.at, w.best.score) == ((10, 10), 8.0)
     assert "best at (10, 10): 8" in w.summary
+    layer = w.score_layer                                  # half-square cells; edges' middles are no origin
+    index = np.frombuffer(base64.b64decode(layer["index"]), dtype=np.uint8).reshape(41, 41)
+    assert layer["lattice"] == [0.5, 0.25, 41] and index[20, 21] == 255 and index[20, 20] == len(layer["palette"]) - 1
 
 
-def test_pictures_span_the_grid_and_the_area_layer_is_transparent() -> None:
-    m = ag.BattleMap(ag.Grid(12, 8), tokens=[ag.Token(9, 1, name="orc")])
+def test_the_view_is_the_area_as_data() -> None:
+    m = ag.BattleMap(ag.Grid(8, 6), walls=[ag.Wall((4, 0), (4, 3.5))],
+                     tokens=[ag.Token(4, 3, name="orc"), ag.Token(0, 0, name="imp"), ag.Token(2, 2, name="elf")])
+    w = ag.explore(m, ag.Sphere(10), at=(3, 3))
+    same(w, ag.area(ag.Sphere(10), at=(3, 3), on=m))
+    v = w.view
+    assert v["origin"] == [3.0, 3.0]
+    assert v["runs"] == [1, 2, 4, 2, 1, 4, 3, 1, 5, 4, 2, 4]      # rows 1 to 4; the wall takes (4, 2)
+    assert v["blocked"] == [2, 4, 5]                            # ... as total cover
+    assert v["cover"] == [[1, [4, 3]]]                          # square (4, 3) in partial cover
+    assert v["reached"] == [[2, 0], [0, 1]]                     # the elf (token 2) in none, the orc (token 0) in partial
+    ring = np.array(v["outline"]).reshape(-1, 2)                # the burst's circle, two squares round (3, 3)
+    assert np.allclose(np.hypot(*(ring - 3).T), 2, atol=1e-4) and len(ring) == 96
+    assert "partial cover" in w.summary and "blocked (total cover)" in w.summary
+    click(w, 4.1, 3.0)                                          # inside the wall
+    assert w.view == {"refused": [4.0, 3.0]}
+
+
+def test_each_request_is_answered_in_one_message(monkeypatch: pytest.MonkeyPatch) -> None:
+    m = ag.BattleMap(ag.Grid(20, 20))
+    w = ag.explore(m, ag.Cone(15, "E"), rules="pf2e", at=(12, 11))
+    sent: list[list[str]] = []
+    monkeypatch.setattr(w, "send_state", lambda key=None: sent.append(sorted(key)))
+    w._handle_custom_msg({"event": "aim", "x": 14.0, "y": 13.0, "id": "v:1"}, [])   # a drag's step toward the SE
+    assert w.shape == ag.Cone(15, 45) and w.answered == "v:1"
+    w._handle_custom_msg({"event": "aim", "x": 12.0, "y": 11.0, "id": "v:2"}, [])   # on the origin: no direction
+    w._handle_custom_msg({"event": "turn", "direction": 200, "id": "v:3"}, [])       # the dial
+    assert w.shape == ag.Cone(15, 200)
+    w._handle_custom_msg({"event": "aim", "x": 11.0, "y": 10.5, "id": "v:4"}, [])   # 206.57 degrees: whole ones
+    assert w.direction == 207.0
+    w._handle_custom_msg({"event": "click", "x": 3.4, "y": 4.6, "id": "v:5"}, [])
+    assert w.origin == (3.0, 5.0)
+    w._handle_custom_msg({"event": "click", "x": 30, "y": 1, "id": "v:6"}, [])   # off the map: ipywidgets logs it
+    assert w.origin == (3.0, 5.0) and w.answered == "v:6"       # a failed request is answered too
+    # The new view, its summary and the answer go together; a request that changes nothing is still answered.
+    assert sent == [["answered", "direction", "summary", "view"], ["answered"], ["answered", "direction", "summary", "view"],
+                    ["answered", "direction", "summary", "view"], ["answered", "origin", "summary", "view"], ["answered"]]
+    w.shape = ag.Sphere(10)
+    w._handle_custom_msg({"event": "aim", "x": 1.0, "y": 1.0, "id": "v:7"}, [])     # a burst has no aim
+    assert w.direction == 207.0 and w.answered == "v:7"
+
+
+def _image_map(path: Path, pixels: np.ndarray, squares: int = 10) -> ag.BattleMap:
+    """A Universal VTT map of ``squares`` x ``squares`` with a wall, carrying ``pixels`` as its image."""
+    from PIL import Image
+
+    buf = io.BytesIO()
+    Image.fromarray(pixels).save(buf, format="PNG")
+    doc = {"format": 0.3, "resolution": {"map_origin": {"x": 0, "y": 0}, "map_size": {"x": squares, "y": squares},
+                                         "pixels_per_grid": pixels.shape[1] // squares},
+           "line_of_sight": [[{"x": 5, "y": 0}, {"x": 5, "y": 4}]], "portals": [], "lights": [],
+           "image": base64.b64encode(buf.getvalue()).decode("ascii")}
+    path.write_text(json.dumps(doc))
+    return ag.load_map(path)
+
+
+def test_the_board_is_sent_once_at_the_size_the_page_shows(tmp_path: Path) -> None:
+    m = ag.BattleMap(ag.Grid(12, 8), walls=[ag.Wall((6, 0), (6, 4)), ag.Wall((6, 4), (6, 5), kind="door")],
+                     tokens=[ag.Token(9, 1, name="orc")])
     w = ag.explore(m, ag.Sphere(10), at=(3, 3), scale=10)
-    base, layer = png(w.map_png), png(w.area_png)
-    assert base.shape[:2] == layer.shape[:2] == (80, 120) and layer.shape[2] == 4
-    assert layer[3 * 10 + 5, 3 * 10 + 5, 3] > 0           # square (3, 3) is covered: drawn
-    assert layer[75, 60, 3] == 0                           # square (6, 7) is not: see-through
-    assert png(ag.explore(ag.Grid(100, 50)).map_png).shape[:2] == (384, 768)   # about 768 across
+    b = w.board
+    assert (b["size"], b["scale"], b["image"]) == ([12, 8], 10.0, "")   # no image of its own: white, drawn by the page
+    wall = 2.5 / 17.28                                           # plot_map's 2.5 points at 24 pixels a square, in squares
+    assert [(c, d, round(k, 4), segs) for c, d, k, segs in b["walls"]] == [
+        ("#000000", None, round(wall, 4), [6.0, 0.0, 6.0, 4.0]), ("#8b4513", None, round(3.5 / 17.28, 4), [6.0, 4.0, 6.0, 5.0])]
+    assert b["tokens"][0][:4] == [9.5, 1.5, 0.4, "orc"]
+    clicks = w.board
+    click(w, 5, 5)
+    assert w.board is clicks                                     # sent once
+    assert ag.explore(ag.Grid(100, 50)).board["scale"] == 7.68   # about 768 pixels across
+    # A map file's own image, shrunk to the page's pixels: opaque as JPEG, see-through as PNG.
+    from PIL import Image
+
+    pixels = np.zeros((1000, 1000, 4), dtype=np.uint8)
+    pixels[..., 0] = 200
+    pixels[..., 3] = 255
+    opaque = ag.explore(_image_map(tmp_path / "opaque.dd2vtt", pixels), scale=20).board["image"]
+    head, _, body = opaque.partition(",")
+    img = Image.open(io.BytesIO(base64.b64decode(body)))
+    assert head == "data:image/jpeg;base64" and img.size == (200, 200) and abs(img.getpixel((100, 100))[0] - 200) <= 2
+    pixels[:, :500, 3] = 0                                       # the left half see-through
+    clear = ag.explore(_image_map(tmp_path / "clear.dd2vtt", pixels), scale=20).board["image"]
+    head, _, body = clear.partition(",")
+    img = Image.open(io.BytesIO(base64.b64decode(body)))
+    assert head == "data:image/png;base64" and img.size == (200, 200)
+    assert img.getpixel((20, 100))[3] == 0 and img.getpixel((180, 100))[3] == 255
 
 
 def test_names_are_escaped_in_the_summary() -> None:

@@ -1,28 +1,37 @@
 """Explore areas in Jupyter: click a map to place an effect, see what it covers.
 
 ``aoegrid.explore(on)`` (this module's :func:`explore`, loaded on first call)
-returns an :class:`Explorer`, a Jupyter widget: the map drawn as
+returns an :class:`Explorer`, a Jupyter widget: the map as
 :mod:`aoegrid.plotting` draws it; a click places the point of origin, snapped
 to the points the searches look at (:func:`aoegrid.ranges.origin_lattice`:
 intersections under Starfinder and Pathfinder 2e, the nearest intersection or
-square centre otherwise); a drag, or the dial, aims cones, lines and cubes;
-controls choose the shape, its size, the preset and the mode; beside the map,
-the number of squares and the creatures reached with their cover; with a
-caster, each placement at a point is checked as :func:`aoegrid.area` checks
-it, and a check box shades every placement's score
+square centre otherwise), and dragging moves it; a drag from it, or the dial,
+aims cones, lines and cubes; controls choose the shape, its size, the preset
+and the mode; beside the map, the number of squares and the creatures reached
+with their cover; with a caster, each placement at a point is checked as
+:func:`aoegrid.area` checks it, and a check box shades every placement's score
 (:func:`aoegrid.placement_scores`) and outlines the best one.
 
 Why anywidget: the widget is one ``anywidget.AnyWidget`` whose front end is a
-small ES module (below, in ``_ESM``) showing two stacked PNGs drawn by
-matplotlib in the kernel: the map (with the score map when shown) once, and the
-area over it after every change. The front end only turns pointer events into
-grid coordinates and sends them; every rule (snapping, the area, cover,
-scores) runs in Python, so the widget shows exactly what :func:`aoegrid.area`
-computes, its state is plain traitlets a notebook or a test can read and set,
-and the page is ordinary HTML a headless browser can click. anywidget's front
-end ships inside its pip package for JupyterLab 4, Notebook 7 and Voilà;
-matplotlib's interactive backend (ipympl) would need its own front-end
-extension and an event loop through the canvas, for no gain here.
+small ES module (below, in ``_ESM``). Every rule (snapping, the area, cover,
+creatures, scores) runs in Python, so the widget shows exactly what
+:func:`aoegrid.area` computes, and its state is plain traitlets a notebook or
+a test can read and set; the front end only draws and turns pointer positions
+into grid coordinates. anywidget's front end ships inside its pip package for
+JupyterLab 4, Notebook 7 and Voilà; matplotlib's interactive backend (ipympl)
+would need its own front-end extension and an event loop through the canvas.
+
+What goes to the browser is data, not pictures, so a drag redraws as fast as
+Python computes the area: once, the ``board`` (the map file's own image,
+shrunk to the size the page shows it, with the grid, the walls by kind and
+the creatures); after each change, the ``view`` (the covered squares as runs
+of each row, cover badges, squares walls block, the shape's outline, the
+origin, the creatures reached with their grades: a few kilobytes); with the
+score map, ``score_layer`` (a palette index per lattice point, the best placement's
+outline). The browser draws them on canvases in grid units. A drag keeps one
+request in flight: pointer moves while it is out replace each other, and the
+latest goes out when its answer (``answered``) comes back, so the picture
+trails the pointer by at most one step and the last position always wins.
 
 Needs the ``jupyter`` extra (``pip install "aoegrid[jupyter]"``): anywidget,
 ipywidgets. ``import aoegrid`` loads none of it.
@@ -40,6 +49,12 @@ Drive the widget from Python, as a notebook cell or a test does:
 >>> w.origin = (7.4, 5.8)
 >>> w.origin, len(w.area) == len(ag.area(ag.Sphere(20), at=(7.5, 5.5), on=ag.Grid(20, 20), rules="sw5e"))
 ((7.5, 5.5), True)
+
+What the browser draws, rows of squares as ``(y, first x, x past the last)``:
+
+>>> w = ag.explore(ag.Grid(8, 8), ag.Sphere(5), at=(4, 4))
+>>> w.view["runs"], w.view["origin"]
+([3, 3, 5, 4, 3, 5], [4.0, 4.0])
 """
 
 from __future__ import annotations
@@ -48,9 +63,9 @@ import base64
 import html
 import io
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import anywidget
 import numpy as np
@@ -64,16 +79,28 @@ from aoegrid.errors import AoegridError, InvalidTypeError, InvalidValueError, Of
 from aoegrid.grid import Grid
 from aoegrid.maps import BattleMap
 from aoegrid.options import Mode, OriginPoint, parse_option
-from aoegrid.plotting import plot_area, plot_map, plot_scores, plot_tokens
+from aoegrid.plotting import (
+    _BEST,
+    _NO_SCORE,
+    AREA_COLORS,
+    COVER_BADGES,
+    WALL_STYLES,
+    _caster_space,
+    _edges,
+    _fit_name,
+    _font,
+    _lw,
+    _map_pixels,
+    _score_norm,
+    _wall_segments,
+    outline,
+)
 from aoegrid.ranges import Range
 from aoegrid.rules import PRESETS, Rules, resolve_rules
 from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shape, Sphere
 from aoegrid.tactics import Placement, Selector, best_placements, placement_scores
 from aoegrid.targets import Reached
 from aoegrid.tokens import Space, Token
-
-if TYPE_CHECKING:
-    from matplotlib.axes import Axes
 
 #: The shapes the controls offer, and the field each one's size is.
 SIZE_FIELDS = {"sphere": "radius", "cylinder": "radius", "cone": "length", "line": "length", "cube": "size"}
@@ -84,6 +111,14 @@ AIMED = ("cone", "line", "cube")
 
 _ESM = r"""
 const SVG = "http://www.w3.org/2000/svg";
+// A press that moves less than this (CSS pixels) is a click, not a drag.
+const SLOP = 5;
+// An answer not back after this long (ms) is taken as lost, so one dropped message cannot stall the page.
+const STALE = 2000;
+// Device pixels on a layer's longest side at most: the five layers that size take 320 MB.
+const MAX_BACKING = 4096;
+// A score's palette index for no score (dimmed); above it, 255, a lattice entry not searched (an edge's middle).
+const NO_SCORE = 254;
 
 function make(tag, cls, parent) {
   const e = document.createElement(tag);
@@ -101,6 +136,212 @@ function labelled(text, control, parent) {
 function options(select, values, current) {
   select.replaceChildren(...values.map((v) => { const o = make("option"); o.value = o.textContent = v; return o; }));
   select.value = current;
+}
+
+function decode(b64) {
+  const s = atob(b64), out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+
+// Size a layer for the board, its units squares, sharp on dense screens.
+function fit(canvas, board) {
+  const [w, h] = board.size;
+  const k = board.scale * Math.min(window.devicePixelRatio || 1, MAX_BACKING / (Math.max(w, h) * board.scale));
+  canvas.width = Math.max(1, Math.round(w * k));
+  canvas.height = Math.max(1, Math.round(h * k));
+  const ctx = canvas.getContext("2d");
+  ctx.setTransform(canvas.width / w, 0, 0, canvas.height / h, 0, 0);
+  return ctx;
+}
+
+function clear(ctx) {
+  ctx.save();
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, ctx.canvas.width, ctx.canvas.height);
+  ctx.restore();
+}
+
+// Dash patterns come in line widths, as matplotlib's.
+function stroke(ctx, color, width, dash) {
+  ctx.strokeStyle = color;
+  ctx.lineWidth = width;
+  ctx.setLineDash(dash ? dash.map((d) => d * width) : []);
+  ctx.stroke();
+}
+
+function segments(ctx, flat) {
+  ctx.beginPath();
+  for (let i = 0; i < flat.length; i += 4) { ctx.moveTo(flat[i], flat[i + 1]); ctx.lineTo(flat[i + 2], flat[i + 3]); }
+}
+
+// Squares come as runs along rows, flat: y, first x, x past the last.
+function eachRun(flat, fn) {
+  for (let i = 0; i < flat.length; i += 3) fn(flat[i + 1], flat[i], flat[i + 2] - flat[i + 1]);
+}
+
+function fillRuns(ctx, flat, style) {
+  ctx.fillStyle = style;
+  eachRun(flat, (x, y, n) => ctx.fillRect(x, y, n, 1));
+}
+
+function cross(ctx, [x, y], size, color, edge) {
+  const h = size / 2;
+  ctx.beginPath();
+  ctx.moveTo(x - h, y - h); ctx.lineTo(x + h, y + h);
+  ctx.moveTo(x + h, y - h); ctx.lineTo(x - h, y + h);
+  ctx.lineCap = "butt";
+  stroke(ctx, "#ffffff", 0.3 * size + 2 * edge);
+  stroke(ctx, color, 0.3 * size);
+}
+
+function box(ctx, [x0, y0, x1, y1], color, width, dash) {
+  ctx.beginPath();
+  ctx.rect(x0, y0, x1 - x0, y1 - y0);
+  stroke(ctx, color, width, dash);
+}
+
+// The hatch of squares walls block: dots a few device pixels apart whatever the zoom.
+function dots(ctx) {
+  const tile = make("canvas");
+  tile.width = tile.height = 5;
+  const t = tile.getContext("2d");
+  t.fillStyle = "rgba(40, 40, 40, 0.7)";
+  t.fillRect(1, 1, 1.5, 1.5);
+  const pattern = ctx.createPattern(tile, "repeat");
+  pattern.setTransform(ctx.getTransform().inverse());
+  return pattern;
+}
+
+function drawBase(ctx, board, image) {
+  const [w, h] = board.size;
+  clear(ctx);
+  ctx.fillStyle = "#ffffff";
+  ctx.fillRect(0, 0, w, h);
+  if (image) { ctx.imageSmoothingQuality = "high"; ctx.drawImage(image, 0, 0, w, h); }
+  ctx.beginPath();
+  for (let x = 0; x <= w; x++) { ctx.moveTo(x, 0); ctx.lineTo(x, h); }
+  for (let y = 0; y <= h; y++) { ctx.moveTo(0, y); ctx.lineTo(w, y); }
+  stroke(ctx, ...board.grid);
+  for (const [color, dash, width, flat] of board.walls) { segments(ctx, flat); stroke(ctx, color, width, dash); }
+}
+
+function drawTokens(ctx, board, reached) {
+  const st = board.style, grades = new Map(reached);
+  ctx.textAlign = "center"; ctx.textBaseline = "middle"; ctx.lineJoin = "round";
+  board.tokens.forEach(([cx, cy, r, name, font], i) => {
+    const hit = grades.has(i);
+    ctx.beginPath();
+    ctx.arc(cx, cy, r, 0, 2 * Math.PI);
+    ctx.fillStyle = st.token[0];
+    ctx.fill();
+    stroke(ctx, ...(hit ? st.hit : st.token.slice(1)));
+    if (name) {
+      ctx.font = `${font}px sans-serif`;
+      ctx.strokeStyle = "#ffffff"; ctx.lineWidth = st.halo; ctx.setLineDash([]);
+      ctx.strokeText(name, cx, cy);
+      ctx.fillStyle = "#000000";
+      ctx.fillText(name, cx, cy);
+    }
+    const badge = st.token_badges[grades.get(i)];
+    if (!badge) return;
+    const [bx, by] = [cx + 0.75 * r, cy - 0.75 * r];
+    ctx.beginPath();
+    ctx.arc(bx, by, 0.7 * st.badge_font, 0, 2 * Math.PI);
+    ctx.fillStyle = "#000000";
+    ctx.fill();
+    stroke(ctx, "#ffffff", st.badge_width);
+    ctx.font = `bold ${st.badge_font}px sans-serif`;
+    ctx.fillStyle = "#ffffff";
+    ctx.fillText(badge, bx, by);
+  });
+}
+
+// The area's squares (ctx), under the score map's marks; its outline, origin and the creatures over them (top).
+function drawArea(ctx, top, board, v) {
+  const st = board.style;
+  clear(ctx);
+  clear(top);
+  if (v.refused) {
+    cross(top, v.refused, st.mark, st.refused, st.mark_edge);
+    drawTokens(top, board, []);
+    return;
+  }
+  if (!v.runs) return;
+  fillRuns(ctx, v.runs, st.fill);
+  // Each square outlined, as Foundry highlights a template; runs alone where squares are a few pixels.
+  const each = ctx.getTransform().a >= 4;
+  ctx.beginPath();
+  eachRun(v.runs, (x, y, n) => {
+    if (!each) ctx.rect(x, y, n, 1);
+    else for (let i = 0; i < n; i++) ctx.rect(x + i, y, 1, 1);
+  });
+  stroke(ctx, st.color, st.square_width);
+  if (v.blocked.length) { fillRuns(ctx, v.blocked, st.blocked); fillRuns(ctx, v.blocked, dots(ctx)); }
+  for (const [grade, flat] of v.cover) {
+    const [size, face, edge] = st.badges[grade];
+    ctx.beginPath();
+    for (let i = 0; i < flat.length; i += 2) {
+      const [x, y] = [flat[i] + 1, flat[i + 1]];
+      ctx.moveTo(x - size, y); ctx.lineTo(x, y); ctx.lineTo(x, y + size); ctx.closePath();
+    }
+    ctx.fillStyle = face;
+    ctx.fill();
+    stroke(ctx, edge, st.badge_width);
+  }
+  if (v.outline.length >= 6) {
+    top.beginPath();
+    top.moveTo(v.outline[0], v.outline[1]);
+    for (let i = 2; i < v.outline.length; i += 2) top.lineTo(v.outline[i], v.outline[i + 1]);
+    top.closePath();
+    stroke(top, st.color, st.shape_width, [4, 2]);
+  }
+  cross(top, v.origin, st.mark, st.color, st.mark_edge);
+  drawTokens(top, board, v.reached);
+}
+
+// The scores under the area; the best placement and the caster over it (marks).
+function drawScores(ctx, marks, s) {
+  clear(ctx);
+  clear(marks);
+  if (!s.index) return;
+  const index = decode(s.index);
+  if (s.lattice) {
+    const [step, half, cols] = s.lattice;
+    const at = (k) => [(k % cols) * step, Math.floor(k / cols) * step];
+    // What cannot be chosen is dimmed, a whole cell round each point, under the scores.
+    ctx.fillStyle = s.none;
+    index.forEach((c, k) => { if (c === NO_SCORE) { const [x, y] = at(k); ctx.fillRect(x - step / 2, y - step / 2, step, step); } });
+    ctx.beginPath();
+    index.forEach((c, k) => {
+      if (c >= NO_SCORE) return;
+      const [x, y] = at(k);
+      ctx.fillStyle = s.palette[c];
+      ctx.fillRect(x - half, y - half, 2 * half, 2 * half);
+      ctx.rect(x - half, y - half, 2 * half, 2 * half);
+    });
+    if (s.edge) stroke(ctx, ...s.edge);
+  } else {
+    const [cx, cy, r, step] = s.wedges;
+    // Wedges of one colour filled as one shape: neighbours filled apart leave hairline seams.
+    const shapes = new Map();
+    index.forEach((c, k) => {
+      if (!shapes.has(c)) shapes.set(c, new Path2D());
+      const wedge = shapes.get(c);
+      wedge.moveTo(cx, cy);
+      wedge.arc(cx, cy, r, (k - 0.5) * step * Math.PI / 180, (k + 0.5) * step * Math.PI / 180);
+      wedge.closePath();
+    });
+    for (const [c, wedge] of shapes) { ctx.fillStyle = c === NO_SCORE ? s.none : s.palette[c]; ctx.fill(wedge); }
+  }
+  if (s.best) {
+    segments(marks, s.best.edges);
+    marks.lineCap = "round";
+    stroke(marks, s.best.color, s.best.width);
+    if (s.best.at.length === 4) box(marks, s.best.at, s.best.color, s.best.width);
+    else cross(marks, s.best.at, s.best.mark, s.best.color, s.best.mark_edge);
+  }
+  box(marks, ...s.caster);
 }
 
 function render({ model, el }) {
@@ -124,37 +365,62 @@ function render({ model, el }) {
 
   const body = make("div", "aoegrid-body", root);
   const board = make("div", "aoegrid-board", body);
-  const mapImg = make("img", "aoegrid-map", board);
-  const areaImg = make("img", "aoegrid-area", board);
-  mapImg.alt = "battle map"; areaImg.alt = "area";
-  mapImg.draggable = areaImg.draggable = false;
+  const base = make("canvas", "aoegrid-map", board);
+  const heat = make("canvas", "aoegrid-scoremap aoegrid-layer", board);
+  const squares = make("canvas", "aoegrid-area aoegrid-layer", board);
+  const marks = make("canvas", "aoegrid-marks aoegrid-layer", board);
+  const top = make("canvas", "aoegrid-top aoegrid-layer", board);
   const aim = document.createElementNS(SVG, "svg");
-  aim.setAttribute("class", "aoegrid-aim");
+  aim.setAttribute("class", "aoegrid-aim aoegrid-layer");
   const ray = document.createElementNS(SVG, "line");
   aim.appendChild(ray);
   board.appendChild(aim);
   const summary = make("div", "aoegrid-summary", body);
 
   const aimed = () => ["cone", "line", "cube"].includes(model.get("shape_kind"));
+  let layers = null, turning = false;
 
-  function update() {
+  function drawBoard() {
+    const b = model.get("board");
+    const [w, h] = b.size;
+    base.style.width = `${w * b.scale}px`;
+    aim.setAttribute("viewBox", `0 0 ${w} ${h}`);
+    layers = { base: fit(base, b), heat: fit(heat, b), squares: fit(squares, b), marks: fit(marks, b), top: fit(top, b) };
+    drawBase(layers.base, b, null);
+    if (b.image) {
+      const img = new Image();
+      img.onload = () => { if (model.get("board") === b) drawBase(layers.base, b, img); };
+      img.src = b.image;
+    }
+    drawScores(layers.heat, layers.marks, model.get("score_layer"));
+    drawArea(layers.squares, layers.top, b, model.get("view"));
+  }
+
+  function controls() {
     options(shape, model.get("shape_kinds"), model.get("shape_kind"));
     options(preset, model.get("presets"), model.get("preset"));
     options(mode, model.get("modes"), model.get("mode"));
     size.value = model.get("size");
     unit.textContent = model.get("unit");
-    dial.value = Math.round(model.get("direction"));
-    degrees.textContent = Math.round(model.get("direction")) + "\u00b0";
+    // While the dial is held, the answers trailing it must not pull it back.
+    if (!turning) {
+      dial.value = Math.round(model.get("direction"));
+      degrees.textContent = Math.round(model.get("direction")) + "\u00b0";
+    }
     dialBox.style.display = aimed() ? "" : "none";
     scores.checked = model.get("show_scores");
     scores.disabled = !model.get("can_score");
     scoresBox.title = model.get("can_score") ? "" : "give explore() a caster to see scores";
-    mapImg.src = model.get("map_png");
-    areaImg.src = model.get("area_png");
-    summary.innerHTML = model.get("summary");
-    const [w, h] = model.get("grid_size");
-    aim.setAttribute("viewBox", `0 0 ${w} ${h}`);
   }
+  const handlers = [
+    ["change:board", drawBoard],
+    ["change:view", () => drawArea(layers.squares, layers.top, model.get("board"), model.get("view"))],
+    ["change:score_layer", () => drawScores(layers.heat, layers.marks, model.get("score_layer"))],
+    ["change:summary", () => { summary.innerHTML = model.get("summary"); }],
+    ["change:answered", answered],
+    ...["shape_kinds", "shape_kind", "presets", "preset", "modes", "mode", "size", "unit", "direction",
+        "show_scores", "can_score"].map((name) => [`change:${name}`, controls]),
+  ];
 
   function set(name, value) { model.set(name, value); model.save_changes(); }
   shape.addEventListener("change", () => set("shape_kind", shape.value));
@@ -165,57 +431,74 @@ function render({ model, el }) {
     const v = parseFloat(size.value);
     if (Number.isFinite(v) && v > 0) set("size", v); else size.value = model.get("size");
   });
-  dial.addEventListener("input", () => { degrees.textContent = dial.value + "\u00b0"; });
-  dial.addEventListener("change", () => set("direction", parseFloat(dial.value)));
 
-  // Pointer positions in grid units: the pictures span the grid exactly.
+  // One request in flight: what comes while it is out waits, the latest replacing the rest.
+  const me = Math.random().toString(36).slice(2);
+  let sent = 0, inflight = null, pending = null;
+  function request(msg) {
+    if (inflight && performance.now() - inflight.t < STALE) { pending = msg; return; }
+    pending = null;
+    inflight = { id: `${me}:${++sent}`, t: performance.now() };
+    model.send({ ...msg, id: inflight.id });
+  }
+  function answered() {
+    if (!inflight || model.get("answered") !== inflight.id) return;
+    inflight = null;
+    if (pending) request(pending);
+  }
+  dial.addEventListener("pointerdown", () => { turning = true; });
+  dial.addEventListener("change", () => { turning = false; });
+  dial.addEventListener("input", () => {
+    degrees.textContent = dial.value + "\u00b0";
+    request({ event: "turn", direction: parseFloat(dial.value) });
+  });
+
+  // Pointer positions in grid units: the layers span the grid exactly.
   function at(event) {
-    const r = mapImg.getBoundingClientRect();
-    const [w, h] = model.get("grid_size");
+    const r = base.getBoundingClientRect();
+    const [w, h] = model.get("board").size;
     const x = Math.min(Math.max((event.clientX - r.left) / r.width * w, 0), w);
     const y = Math.min(Math.max((event.clientY - r.top) / r.height * h, 0), h);
     return [x, y];
   }
-  function bearing(p) {
-    const [ox, oy] = model.get("origin");
-    return Math.round((Math.atan2(p[1] - oy, p[0] - ox) * 180 / Math.PI + 360) % 360) % 360;
-  }
 
   let down = null;
-  // A press that moves less than this (pixels) is a click, not a drag.
-  const SLOP = 5;
+  function moved(e) {
+    const p = at(e);
+    if (!down.aiming) return request({ event: "click", x: p[0], y: p[1] });
+    const [ox, oy] = model.get("origin");
+    for (const [k, v] of [["x1", ox], ["y1", oy], ["x2", p[0]], ["y2", p[1]]]) ray.setAttribute(k, v);
+    ray.style.display = "";
+    request({ event: "aim", x: p[0], y: p[1] });
+  }
   board.addEventListener("pointerdown", (e) => {
     if (e.button !== 0) return;
-    down = { x: e.clientX, y: e.clientY, dragging: false };
+    down = { x: e.clientX, y: e.clientY, dragging: false, aiming: aimed() };
     board.setPointerCapture(e.pointerId);
     e.preventDefault();
   });
   board.addEventListener("pointermove", (e) => {
     if (!down) return;
     if (!down.dragging && Math.hypot(e.clientX - down.x, e.clientY - down.y) < SLOP) return;
-    down.dragging = aimed();
-    if (!down.dragging) return;
-    const [ox, oy] = model.get("origin");
-    const p = at(e);
-    for (const [k, v] of [["x1", ox], ["y1", oy], ["x2", p[0]], ["y2", p[1]]]) ray.setAttribute(k, v);
-    ray.style.display = "";
-    degrees.textContent = bearing(p) + "\u00b0";
+    down.dragging = true;
+    moved(e);
   });
   board.addEventListener("pointerup", (e) => {
     if (!down) return;
-    const dragging = down.dragging;
+    // The release is a drag's last step, or a click.
+    if (!down.dragging) down.aiming = false;
+    moved(e);
     down = null;
     ray.style.display = "none";
-    const p = at(e);
-    if (dragging) set("direction", bearing(p));
-    else model.send({ event: "click", x: p[0], y: p[1] });
   });
   board.addEventListener("pointercancel", () => { down = null; ray.style.display = "none"; });
 
   ray.style.display = "none";
-  update();
-  model.on("change", update);
-  return () => model.off("change", update);
+  drawBoard();
+  controls();
+  summary.innerHTML = model.get("summary");
+  for (const [name, fn] of handlers) model.on(name, fn);
+  return () => { for (const [name, fn] of handlers) model.off(name, fn); };
 }
 
 export default { render };
@@ -229,16 +512,18 @@ _CSS = """
 .aoegrid-dial { width: 9em; }
 .aoegrid-body { display: flex; flex-wrap: wrap; gap: 12px; align-items: flex-start; }
 .aoegrid-board { position: relative; display: inline-block; cursor: crosshair; touch-action: none;
-                 line-height: 0; user-select: none; }
-.aoegrid-map { display: block; max-width: 100%; }
-.aoegrid-area, .aoegrid-aim { position: absolute; left: 0; top: 0; width: 100%; height: 100%;
-                              pointer-events: none; }
+                 line-height: 0; user-select: none; max-width: 100%; }
+.aoegrid-map { display: block; max-width: 100%; height: auto; }
+.aoegrid-layer { position: absolute; left: 0; top: 0; width: 100%; height: 100%; pointer-events: none; }
 .aoegrid-aim line { stroke: #d62728; stroke-width: 0.12; stroke-dasharray: 0.3 0.2; }
 .aoegrid-summary { min-width: 14em; max-width: 24em; }
 .aoegrid-count { font-size: 18px; font-weight: 600; }
 .aoegrid-creatures { margin: 4px 0; padding-left: 1.4em; }
 .aoegrid-error { color: #b00020; }
 .aoegrid-best { margin-top: 6px; color: #005f8f; }
+.aoegrid-key { margin-top: 6px; color: #555; font-size: 12px; display: flex; flex-wrap: wrap; gap: 2px 10px; }
+.aoegrid-key > span { display: inline-flex; align-items: center; gap: 4px; }
+.aoegrid-swatch { width: 12px; height: 12px; }
 """
 
 
@@ -289,8 +574,9 @@ def explore(
         click or on the score map (not for cones and lines: they start at
         their caster).
     scale : float, optional
-        Pixels a square of the pictures (default: what makes the map about
-        768 pixels across, between 4 and 32).
+        Pixels a square on the page (default: what makes the map about 768
+        pixels across, between 4 and 32). The map's own image is sent once,
+        shrunk to that size.
 
     Returns
     -------
@@ -311,7 +597,7 @@ def explore(
     Examples
     --------
     >>> import aoegrid as ag
-    >>> m = ag.BattleMap(ag.Grid(12, 8), tokens=[ag.Token(4, 3, name="orc", tags={"enemy"})])
+    >>> m = ag.BattleMap(ag.Grid(12, 8), tokens=[ag.Token(4, 3, name="orc")])
     >>> w = ag.explore(m, ag.Cone(15), rules="pf2e", at=(3, 3))
     >>> w.shape = w.shape.replace(direction="E")     # as dragging toward the east does
     >>> [(r.token.name, r.cover_name) for r in w.area.tokens()]
@@ -349,7 +635,11 @@ class Explorer(anywidget.AnyWidget):
         rules refuse the placement (:attr:`error` says why).
     summary : str
         The HTML shown beside the map: the square count, the creatures
-        reached with their cover, the best placement.
+        reached with their cover, the best placement, a key to the marks.
+    board, view, score_layer : dict
+        What the browser draws, in grid units: the map (sent once), the area
+        now shown, the score map (empty when hidden). See the module's
+        documentation.
     """
 
     _esm = _ESM
@@ -362,16 +652,18 @@ class Explorer(anywidget.AnyWidget):
     preset = traitlets.Unicode().tag(sync=True)
     mode = traitlets.Unicode("burst").tag(sync=True)
     show_scores = traitlets.Bool(False).tag(sync=True)
-    # What the front end shows and offers; set here only.
+    # What the front end shows, offers and draws; set here only.
     can_score = traitlets.Bool(False).tag(sync=True)
     shape_kinds = traitlets.List(list(SIZE_FIELDS)).tag(sync=True)
     presets = traitlets.List(traitlets.Unicode()).tag(sync=True)
     modes = traitlets.List([m.value for m in Mode]).tag(sync=True)
-    grid_size = traitlets.List(traitlets.Int()).tag(sync=True)
     unit = traitlets.Unicode().tag(sync=True)
-    map_png = traitlets.Unicode().tag(sync=True)
-    area_png = traitlets.Unicode().tag(sync=True)
+    board = traitlets.Dict().tag(sync=True)
+    view = traitlets.Dict().tag(sync=True)
+    score_layer = traitlets.Dict().tag(sync=True)
     summary = traitlets.Unicode().tag(sync=True)
+    # The id of the last request from the front end answered: it may send the next.
+    answered = traitlets.Unicode().tag(sync=True)
 
     def __init__(
         self,
@@ -395,14 +687,16 @@ class Explorer(anywidget.AnyWidget):
         self._map = on
         self._caster = caster
         self._hit, self._avoid, self._range = hit, avoid, range
-        self._scale = _scale(scale, g)
         self._shape = _placeable(shape)
         self._rules = resolve_rules(rules)
         self._area: Area | None = None
         self._error: str | None = None
-        self._scored: tuple[Any, np.ndarray | None, Placement | None, str | None] | None = None
-        self._plain_map: str | None = None
-        # Observers wait until everything is set, then the first picture is drawn once.
+        # What the score map was worked out for, and what it found: scores, best, why it failed, the layer drawn.
+        self._scored: tuple[Any, np.ndarray | None, Placement | None, str | None, dict[str, Any]] | None = None
+        self._tokens = list(on.tokens)
+        self._token_index = {id(t): i for i, t in enumerate(self._tokens)}
+        self._token_boxes = np.array([t.space.bounds for t in self._tokens], dtype=np.float64).reshape(-1, 4)
+        # Observers wait until everything is set, then the first view is worked out once.
         self._held = True
         super().__init__(
             shape_kind=self._shape.name,
@@ -411,9 +705,9 @@ class Explorer(anywidget.AnyWidget):
             preset=self._rules.name,
             mode=parse_option(Mode, mode, "mode").value,
             origin=(g.width / 2, g.height / 2) if at is None else at,
-            grid_size=[g.width, g.height],
             unit=g.units,
             can_score=caster is not None,
+            board=_board(on, _scale(scale, g)),
         )
         self.on_msg(self._on_message)
         self._held = False
@@ -539,9 +833,27 @@ class Explorer(anywidget.AnyWidget):
             self._refresh()
 
     def _on_message(self, _widget: Any, content: dict[str, Any], _buffers: Any) -> None:
-        """A click on the map places the origin there."""
-        if content.get("event") == "click":
-            self.origin = (content["x"], content["y"])
+        """A request from the front end: a click or a drag's step places the origin, or aims; then it is answered.
+
+        The answer (``answered``, the request's id) goes out with the new
+        view, in one message, even when nothing changed: the front end sends
+        its next request only then.
+        """
+        with self.hold_sync():
+            try:
+                event = content.get("event")
+                if event == "click":
+                    self.origin = (content["x"], content["y"])
+                elif event == "aim" and self._shape.name in AIMED:
+                    ox, oy = self.origin
+                    dx, dy = content["x"] - ox, content["y"] - oy
+                    if dx or dy:  # the pointer on the origin points nowhere
+                        # Whole degrees, halves up, as the dial shows them.
+                        self.direction = math.floor(math.degrees(math.atan2(dy, dx)) + 0.5) % 360
+                elif event == "turn":
+                    self.direction = content["direction"]
+            finally:
+                self.answered = str(content.get("id", ""))
 
     @contextmanager
     def _batch(self, redraw: bool = True) -> Iterator[None]:
@@ -566,34 +878,40 @@ class Explorer(anywidget.AnyWidget):
         """The presets offered, the rules set from Python (a variant of a preset) under its name."""
         return {**PRESETS, self._rules.name: self._rules}
 
-    # --- drawing -----------------------------------------------------------------
+    # --- what the browser draws ------------------------------------------------
 
     def _refresh(self) -> None:
-        """Work out the area (and the score map) and redraw what changed."""
+        """Work out the area (and the score map), and send what changed in one message."""
         try:
             point = not isinstance(self._shape, (Cone, Line))
             a = area(self._shape, self.origin, self._map, self._rules, self.mode,
                      caster=self._caster if point else None, range=self._shape_range(self._shape))
-            reached = a.tokens()
+            reached = a.tokens(self._near(a)) if self._tokens else []
             self._area, self._error = a, None
         except AoegridError as e:
             a, reached, self._area, self._error = None, [], None, str(e)
-        self.presets = list(self._choices)
-        best_html = ""
-        if self.show_scores:
-            scores, best, failed = self._score_map()
-            best_html = _best_html(scores, best, failed)
-            self.map_png = self._picture(lambda ax: self._draw_scores(ax, scores, best), transparent=False)
-        else:
-            if self._plain_map is None:
-                self._plain_map = self._picture(lambda ax: plot_map(self._map, ax, tokens=False), transparent=False)
-            self.map_png = self._plain_map
-        self.area_png = self._picture(lambda ax: self._draw_area(ax, a, [r.token for r in reached]), transparent=True)
-        self.summary = self._summary(a, reached) + best_html
+        with self.hold_sync():
+            self.presets = list(self._choices)
+            best_html = ""
+            if self.show_scores:
+                best_html = self._show_score_map()
+            else:
+                self.score_layer = {}
+            self.view = {"refused": list(self.origin)} if a is None else _view(a, reached, self._token_index)
+            self.summary = self._summary(a, reached) + best_html + _key(self.view, self.board["style"])
 
-    def _score_map(self) -> tuple[np.ndarray | None, Placement | None, str | None]:
-        """The scores and best placement for the current shape, rules and mode (kept until they change)."""
-        key = (self._shape, self._rules, self.mode)
+    def _near(self, a: Area) -> list[Token]:
+        """The creatures whose space meets the area's bounds: no other can be reached, and a big map has many."""
+        b = a.bounds
+        if b is None:
+            return []
+        t = self._token_boxes
+        near = (t[:, 0] <= b[2]) & (t[:, 2] >= b[0]) & (t[:, 1] <= b[3]) & (t[:, 3] >= b[1])
+        return [self._tokens[i] for i in np.flatnonzero(near)]
+
+    def _show_score_map(self) -> str:
+        """Work out the score map when what it depends on changed, send it, and say what it found."""
+        key = self._score_key()
         if self._scored is None or self._scored[0] != key:
             shape, rules, mode = key
             try:
@@ -602,43 +920,19 @@ class Explorer(anywidget.AnyWidget):
                                           mode=mode, hit=self._hit, avoid=self._avoid)
                 found = best_placements(shape, caster=self._caster, range=rng, on=self._map, rules=rules,
                                         mode=mode, hit=self._hit, avoid=self._avoid)
-                self._scored = (key, scores, found[0] if found else None, None)
+                best = found[0] if found else None
+                layer = _score_layer(scores, best, self._caster, self._map.grid, self.board["scale"])
+                self._scored = (key, scores, best, None, layer)
             except AoegridError as e:
-                self._scored = (key, None, None, str(e))
-        return self._scored[1], self._scored[2], self._scored[3]
+                self._scored = (key, None, None, str(e), {})
+        _, scores, best, failed, layer = self._scored
+        self.score_layer = layer  # the same dict again sends nothing
+        return _best_html(scores, best, failed, layer)
 
-    def _draw_scores(self, ax: Axes, scores: np.ndarray | None, best: Placement | None) -> None:
-        if scores is None:
-            plot_map(self._map, ax, tokens=False)
-        else:
-            plot_scores(scores, self._map, ax, best=best, caster=self._caster, legend=False, colorbar=False)
-
-    def _draw_area(self, ax: Axes, a: Area | None, affected: list[Token]) -> None:
-        if a is not None:
-            plot_area(a, ax, map_layers=False)
-        else:
-            ax.plot([self.origin[0]], [self.origin[1]], marker="X", markersize=9, color="#7f7f7f",
-                    markeredgecolor="white", linestyle="none", label="origin (refused)", zorder=8)
-        if self._map.tokens:
-            plot_tokens(self._map.tokens, self._map.grid, ax, affected=affected)
-
-    def _picture(self, draw: Callable[[Axes], Any], *, transparent: bool) -> str:
-        """A PNG data URL of what ``draw`` adds to Axes spanning the picture, ``scale`` pixels a square."""
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
-
-        g = self._map.grid
-        fig = Figure(figsize=(g.width * self._scale / 100, g.height * self._scale / 100), dpi=100)
-        ax = fig.add_axes((0, 0, 1, 1))
-        ax.set_axis_off()
-        draw(ax)
-        # Whatever was drawn, the Axes span the grid exactly: the front end maps pixels to squares by it.
-        ax.set_xlim(0, g.width)
-        ax.set_ylim(g.height, 0)
-        FigureCanvasAgg(fig)
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", transparent=transparent)
-        return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+    def _score_key(self) -> tuple[Shape, Rules, str]:
+        """What the score map depends on: a cone's or line's own direction is not (it is searched)."""
+        shape = self._shape.replace(direction=0.0) if isinstance(self._shape, (Cone, Line)) else self._shape
+        return shape, self._rules, self.mode
 
     def _summary(self, a: Area | None, reached: list[Reached]) -> str:
         x, y = self.origin
@@ -650,7 +944,7 @@ class Explorer(anywidget.AnyWidget):
         n = len(a)
         out = (f'<div class="aoegrid-count">{n} square{"" if n == 1 else "s"}</div>'
                f'<div class="aoegrid-what">{html.escape(what)}</div>')
-        if not self._map.tokens:
+        if not self._tokens:
             return out
         if not reached:
             return out + '<div class="aoegrid-creatures">no creature reached</div>'
@@ -658,8 +952,16 @@ class Explorer(anywidget.AnyWidget):
         return out + f'<ol class="aoegrid-creatures">{items}</ol>'
 
 
-#: The longest side of a picture, in pixels: about what browsers still draw.
+#: The longest side of the map on the page, in pixels: about what browsers still draw.
 MAX_PIXELS = 16384
+#: matplotlib's dash patterns, in line widths (its ``lines.*_pattern``, scaled by the width as it scales them).
+_DASHES = {"solid": None, "dashed": [3.7, 1.6], "dotted": [1.0, 1.65], "dashdot": [6.4, 1.6, 1.0, 1.6]}
+#: A score's palette index that is no colour: a lattice point not searched, a point with no score.
+_NOT_SEARCHED, _NO_SCORE_INDEX = 255, 254
+#: Colours a continuous score scale is cut into (whole-number scores get one each).
+_LEVELS = 250
+#: The score map's colour map and opacity, as :func:`aoegrid.plotting.plot_scores` draws it by default.
+_SCORE_CMAP, _SCORE_ALPHA = "YlOrRd", 0.85
 
 
 def _scale(scale: float | None, g: Grid) -> float:
@@ -669,10 +971,213 @@ def _scale(scale: float | None, g: Grid) -> float:
     out = positive(scale, "scale")
     if out * max(g.width, g.height) > MAX_PIXELS:
         raise InvalidValueError(
-            f"scale {scale!r} makes the {g.width} x {g.height} map's picture wider than {MAX_PIXELS} pixels; "
+            f"scale {scale!r} makes the {g.width} x {g.height} map wider than {MAX_PIXELS} pixels on the page; "
             f"give at most {MAX_PIXELS / max(g.width, g.height):g}"
         )
     return out
+
+
+def _rgba(color: str, alpha: float) -> str:
+    """A ``#rrggbb`` colour with an opacity, as CSS reads it."""
+    r, g, b = (int(color[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({r}, {g}, {b}, {alpha:g})"
+
+
+def _board(bmap: BattleMapCore, scale: float) -> dict[str, Any]:
+    """What the browser draws once: the map's image, grid and walls, the creatures, and the styles of the marks.
+
+    Lengths are in squares: line widths and type sizes are
+    :mod:`aoegrid.plotting`'s at ``scale`` pixels a square (100 pixels an
+    inch, 72 points), so the page looks as :func:`aoegrid.plotting.plot_area`
+    draws.
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> m = ag.BattleMap(ag.Grid(4, 3), [ag.Wall((2, 0), (2, 3))], [ag.Token(0, 0, name="Mog")])
+    >>> b = _board(m, 24)
+    >>> b["size"], b["image"], b["walls"][0][0], b["walls"][0][3], b["tokens"][0][:4]
+    ([4, 3], '', '#000000', [2.0, 0.0, 2.0, 3.0], [0.5, 0.5, 0.4, 'Mog'])
+    """
+    g = bmap.grid
+    u = 0.72 * scale  # points a square
+
+    def width(points: float) -> float:
+        return _lw(u, points) / u
+
+    walls = [[color, _DASHES[dash], width(w), np.asarray(segs, dtype=np.float64).round(4).ravel().tolist()]
+             for kind, segs in _wall_segments(bmap).items() for color, dash, w in [WALL_STYLES[kind]]]
+    tokens = []
+    for t in bmap.tokens:
+        w, h = t.footprint
+        cx, cy = t.space.center
+        name, size = _fit_name(t.name, 2.2 * w * u, _font(u) * min(1.0, max(w, 1) ** 0.5)) if t.name else ("", 0.0)
+        tokens.append([cx, cy, 0.4 * min(w, h), name, size / u])
+    color = AREA_COLORS[0]
+    style = {
+        "color": color, "fill": _rgba(color, 0.3), "square_width": width(1.2), "shape_width": width(1.5),
+        "mark": 0.55, "mark_edge": width(1.0), "refused": "#7f7f7f", "blocked": _rgba("#7f7f7f", 0.25),
+        "badges": {int(grade): [size, face, edge] for grade, (_, size, face, edge) in COVER_BADGES.items()},
+        "badge_width": width(0.8), "token": ["#f5deb3", "#333333", width(1.0)], "hit": ["#d62728", width(3.0)],
+        "halo": width(2.0), "token_badges": {1: "\u00bd", 2: "\u00be"}, "badge_font": max(5.0, _font(u) * 0.9) / u,
+    }
+    w_px, h_px = max(1, round(g.width * scale)), max(1, round(g.height * scale))
+    return {"size": [g.width, g.height], "scale": scale, "image": _image_url(bmap, w_px, h_px),
+            "grid": ["#bbbbbb", width(0.5)], "walls": walls, "tokens": tokens, "style": style}
+
+
+def _image_url(bmap: BattleMapCore, width_px: int, height_px: int) -> str:
+    """The map file's own image at ``width_px`` x ``height_px``, as a data URL ('' when it has none).
+
+    JPEG when opaque (a painted map: a fifth of PNG's bytes, encoded ten
+    times faster; grid and walls are drawn over it by the browser, sharp),
+    PNG when parts of it are see-through.
+    """
+    from PIL import Image
+
+    pixels = _map_pixels(bmap, width_px, height_px)
+    if pixels is None:
+        return ""
+    img = Image.fromarray(pixels)
+    if img.size != (width_px, height_px):
+        img = img.resize((width_px, height_px), Image.Resampling.LANCZOS)
+    buf = io.BytesIO()
+    if img.mode == "RGBA" and img.getextrema()[3][0] < 255:
+        img.save(buf, format="PNG")
+        kind = "png"
+    else:
+        img.convert("RGB").save(buf, format="JPEG", quality=85)
+        kind = "jpeg"
+    return f"data:image/{kind};base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def _runs(mask: np.ndarray, x0: int, y0: int) -> list[int]:
+    """The squares of ``mask`` (its corner at square ``(x0, y0)``) as runs along rows, flat.
+
+    Each run is three numbers: its row, its first x, the x past its last.
+
+    Examples
+    --------
+    >>> _runs(np.array([[0, 1, 1, 0, 1], [0, 0, 0, 0, 0], [1, 1, 1, 1, 1]], dtype=bool), 10, 20)
+    [20, 11, 13, 20, 14, 15, 22, 10, 15]
+    """
+    padded = np.zeros((mask.shape[0], mask.shape[1] + 2), dtype=np.int8)
+    padded[:, 1:-1] = mask
+    # Row by row, a run starts where the row steps up and ends where it steps down: they alternate.
+    ys, xs = np.nonzero(np.diff(padded, axis=1))
+    runs = np.column_stack([ys[0::2] + y0, xs[0::2] + x0, xs[1::2] + x0])
+    return runs.ravel().tolist()
+
+
+def _view(a: Area, reached: list[Reached], index: dict[int, int]) -> dict[str, Any]:
+    """What the browser draws of an area: its squares, blocked squares, cover badges, outline, origin, creatures."""
+    w = a.window
+    window = (slice(w.y0, w.y0 + w.height), slice(w.x0, w.x0 + w.width))
+    local = a.local
+    cover = a.cover[window]
+    badged = []
+    for grade in COVER_BADGES:
+        ys, xs = np.nonzero((cover == grade) & local)
+        if xs.size:
+            badged.append([int(grade), np.column_stack([xs + w.x0, ys + w.y0]).ravel().tolist()])
+    shape = outline(a)
+    assert isinstance(a.origin, tuple)  # the explorer places at points
+    return {
+        "origin": [float(v) for v in a.origin],
+        "runs": _runs(local, w.x0, w.y0),
+        # The shape's squares no line from the origin reaches, as plot_area hatches them.
+        "blocked": _runs(a.shape_mask[window] & ~local, w.x0, w.y0),
+        "cover": badged,
+        "outline": [] if shape is None else shape.round(4).ravel().tolist(),
+        "reached": [[index[id(r.token)], int(r.cover)] for r in reached],
+    }
+
+
+def _score_layer(scores: np.ndarray, best: Placement | None, caster: Any, g: Grid, scale: float) -> dict[str, Any]:
+    """The score map as the browser draws it: a palette index a lattice point (or direction), the best outlined.
+
+    Colours are :func:`aoegrid.plotting.plot_scores`' (one a whole-number
+    score when they are few whole numbers); the indices go as base64 bytes,
+    a byte a point.
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> s = _score_layer(np.array([[0.0, 1.0], [2.0, np.nan]]), None, (0, 0), ag.Grid(1, 1), 24)
+    >>> s["lattice"], list(base64.b64decode(s["index"])), len(s["palette"])
+    ([1.0, 0.3, 2], [0, 1, 2, 254], 3)
+    """
+    from matplotlib import colormaps
+    from matplotlib.colors import to_hex
+
+    values = np.asarray(scores, dtype=np.float64)
+    finite = np.isfinite(values)
+    norm, ticks = _score_norm(values)
+    cmap = colormaps[_SCORE_CMAP]
+    if ticks is not None:
+        colors = cmap(norm(np.asarray(ticks)))
+        index = np.where(finite, values - ticks[0], 0)
+    else:
+        colors = cmap(np.linspace(0.0, 1.0, _LEVELS))
+        index = np.rint(np.clip(norm(np.where(finite, values, 0.0)), 0, 1) * (_LEVELS - 1))
+    index = np.where(finite, index, _NO_SCORE_INDEX).astype(np.uint8)
+    u = 0.72 * scale
+    out: dict[str, Any] = {
+        "palette": [_rgba(to_hex(rgba), _SCORE_ALPHA) for rgba in colors],
+        "none": _rgba(_NO_SCORE, 0.55),
+    }
+    if values.ndim == 1:
+        centre = _caster_space(caster).center
+        out["wedges"] = [centre[0], centre[1], max(2.0, min(g.width, g.height) / 4), 360.0 / values.size]
+    elif values.shape == (g.height + 1, g.width + 1):
+        # Intersections: small squares, edged so neighbours stay apart.
+        out["lattice"] = [1.0, 0.3, values.shape[1]]
+        out["edge"] = [_rgba("#000000", _SCORE_ALPHA), 0.3 / u]
+    else:
+        # The half-square lattice: its intersections and centres; the middles of square edges are no origin.
+        ys, xs = np.indices(values.shape)
+        index[(ys + xs) % 2 == 1] = _NOT_SEARCHED
+        out["lattice"] = [0.5, 0.25, values.shape[1]]
+    out["index"] = base64.b64encode(index.tobytes()).decode("ascii")
+    if best is not None:
+        at = best.at
+        space = at if isinstance(at, Space) else getattr(at, "space", None)
+        out["best"] = {"edges": np.asarray(_edges(best.area.mask), dtype=np.float64).ravel().tolist(),
+                       "color": _BEST, "width": 2.5 / u, "mark": 0.65, "mark_edge": _lw(u, 1.0) / u,
+                       "at": list(space.bounds) if isinstance(space, Space) else [float(v) for v in at]}
+    out["caster"] = [list(_caster_space(caster).bounds), "#000000", 2.0 / u, _DASHES["dashed"]]
+    return out
+
+
+def _swatch(fill: str = "none", edge: str = "none", width: float = 0.12, more: str = "", dash: str = "") -> str:
+    """A key's picture of a mark: a square (``fill``, ``edge`` ``width`` wide) in a unit box, and ``more`` SVG over it."""
+    inset = width / 2
+    dashes = f' stroke-dasharray="{dash}"' if dash else ""
+    return (f'<svg class="aoegrid-swatch" viewBox="0 0 1 1"><rect x="{inset:g}" y="{inset:g}" width="{1 - width:g}" '
+            f'height="{1 - width:g}" fill="{fill}" stroke="{edge}" stroke-width="{width:g}"{dashes}/>{more}</svg>')
+
+
+def _keyed(items: list[tuple[str, str]]) -> str:
+    spans = "".join(f"<span>{picture}{html.escape(text)}</span>" for picture, text in items)
+    return f'<div class="aoegrid-key">{spans}</div>'
+
+
+def _key(view: dict[str, Any], style: dict[str, Any]) -> str:
+    """The key to what the map shows now: the area, its outline, and the badges and hatching on it."""
+    if "refused" in view:
+        return ""
+    color, fill = style["color"], style["fill"]
+    items = [(_swatch(fill, color), "area"), (_swatch(edge=color, width=0.16, dash="0.3 0.15"), "shape")]
+    shown = {grade for grade, _ in view["cover"]}
+    for grade, (name, size, face, edge) in COVER_BADGES.items():
+        if int(grade) in shown:
+            corner = (f'<polygon points="{1 - size:g},0 1,0 1,{size:g}" fill="{face}" stroke="{edge}" '
+                      'stroke-width="0.08"/>')
+            items.append((_swatch(fill, color, more=corner), name))
+    if view["blocked"]:
+        dots = "".join(f'<circle cx="{x}" cy="{y}" r="0.07" fill="#444"/>' for x, y in ((0.3, 0.3), (0.7, 0.7)))
+        items.append((_swatch(style["blocked"], more=dots), "blocked (total cover)"))
+    return _keyed(items)
 
 
 def _creature(r: Reached) -> str:
@@ -680,8 +1185,8 @@ def _creature(r: Reached) -> str:
     return f"{r.token.label}: {'no cover' if r.cover_name == 'none' else r.cover_name}"
 
 
-def _best_html(scores: np.ndarray | None, best: Placement | None, failed: str | None) -> str:
-    """The score map's line of the summary: its range, and the best placement."""
+def _best_html(scores: np.ndarray | None, best: Placement | None, failed: str | None, layer: dict[str, Any]) -> str:
+    """The score map's line of the summary: its range, the best placement, and its colours."""
     if failed is not None or scores is None:
         return f'<div class="aoegrid-best aoegrid-error">score map: {html.escape(failed or "")}</div>'
     if best is None or not best.hits:
@@ -692,9 +1197,15 @@ def _best_html(scores: np.ndarray | None, best: Placement | None, failed: str | 
         at = best.at
         where = f"at ({at[0]:g}, {at[1]:g})" if isinstance(at, tuple) else f"from {at}"
     names = ", ".join(r.token.label for r in best.hits)
-    # A best placement with hits means some scores are finite.
-    return (f'<div class="aoegrid-best">score map: {np.nanmin(scores):g} to {np.nanmax(scores):g} reached; '
-            f"best {html.escape(where)}: {best.score:g} ({html.escape(names)})</div>")
+    lo, hi = np.nanmin(scores), np.nanmax(scores)  # a best placement with hits means some scores are finite
+    palette = layer["palette"]
+    if len(palette) < _LEVELS:  # one colour a whole number, from lo
+        ramp = [(_swatch(c), f"{lo + k:g}") for k, c in enumerate(palette)]
+    else:
+        ramp = [(_swatch(palette[0]), f"{lo:g}"), (_swatch(palette[-1]), f"{hi:g}")]
+    return (f'<div class="aoegrid-best">score map: {lo:g} to {hi:g} reached; '
+            f"best {html.escape(where)}: {best.score:g} ({html.escape(names)})</div>"
+            + _keyed([*ramp, (_swatch(layer["none"]), "not legal"), (_swatch(edge=_BEST, width=0.2), "best")]))
 
 
 def _describe(shape: Shape, units: str) -> str:

@@ -194,20 +194,25 @@ def _wall_style(w: Wall) -> str:
     return "wall"
 
 
-def plot_walls(bmap: BattleMapCore, ax: Axes | None = None) -> Drawing:
-    """The map's walls: doors, open doors, windows and one-way walls each distinct."""
-    from matplotlib.collections import LineCollection
-
-    ax = _axes(ax, bmap.grid)
-    u = _unit(ax, bmap.grid)
+def _wall_segments(bmap: BattleMapCore) -> dict[str, list[list[tuple[float, float]]]]:
+    """The map's walls and fog outlines as segments, grouped by how they are drawn (keys of :data:`WALL_STYLES`)."""
     groups: dict[str, list[list[tuple[float, float]]]] = {}
     for w in bmap.walls:
         groups.setdefault(_wall_style(w), []).append([w.start, w.end])
     for poly in bmap.fog:
         ring = list(poly.exterior.coords)
         groups.setdefault("sight only", []).extend([a, b] for a, b in itertools.pairwise(ring))
+    return groups
+
+
+def plot_walls(bmap: BattleMapCore, ax: Axes | None = None) -> Drawing:
+    """The map's walls: doors, open doors, windows and one-way walls each distinct."""
+    from matplotlib.collections import LineCollection
+
+    ax = _axes(ax, bmap.grid)
+    u = _unit(ax, bmap.grid)
     out: list[Artist] = []
-    for kind, segs in groups.items():
+    for kind, segs in _wall_segments(bmap).items():
         color, style, width = WALL_STYLES[kind]
         coll = LineCollection(segs, colors=color, linestyles=style, linewidths=_lw(u, width), label=kind, zorder=5)
         ax.add_collection(coll)
@@ -318,24 +323,30 @@ def _image_pixels(data: bytes, width_px: int, height_px: int) -> np.ndarray:
         raise InvalidValueError(f"the map's image cannot be decoded: {e}") from None
 
 
+def _map_pixels(bmap: BattleMapCore, width_px: int, height_px: int) -> np.ndarray | None:
+    """The map's own image, when its file had one, decoded and shrunk to about ``width_px`` x ``height_px``."""
+    info = getattr(bmap, "info", None)
+    if info is None or not hasattr(info, "image"):
+        return None
+    got = info.image()
+    if got is None:
+        return None
+    return _image_pixels(got[0] if isinstance(got, tuple) else got, width_px, height_px)
+
+
 def plot_image(bmap: BattleMapCore, ax: Axes | None = None) -> Drawing:
     """The map's own image underneath, when its file had one, at the resolution the picture needs."""
     ax = _axes(ax, bmap.grid)
-    info = getattr(bmap, "info", None)
-    if info is None or not hasattr(info, "image"):
-        return Drawing([], ax)
-    got = info.image()
-    if got is None:
-        return Drawing([], ax)
-    data = got[0] if isinstance(got, tuple) else got
     g = bmap.grid
     fig = ax.get_figure(root=True)
     assert fig is not None
     box = ax.get_position()
     fw, fh = fig.get_size_inches()
     # Twice the Axes' pixels keeps the image sharp once resampled; never more than that is decoded into matplotlib.
-    pixels = _image_pixels(data, max(1, math.ceil(2 * box.width * fw * fig.dpi)),
-                           max(1, math.ceil(2 * box.height * fh * fig.dpi)))
+    pixels = _map_pixels(bmap, max(1, math.ceil(2 * box.width * fw * fig.dpi)),
+                         max(1, math.ceil(2 * box.height * fh * fig.dpi)))
+    if pixels is None:
+        return Drawing([], ax)
     img = ax.imshow(pixels, extent=(0, g.width, g.height, 0), zorder=0, interpolation="antialiased", label="map image")
     ax.set_xlim(0, g.width)
     ax.set_ylim(g.height, 0)

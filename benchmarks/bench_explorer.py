@@ -6,9 +6,10 @@ Run from the repository root (aoegrid installed with the ``jupyter`` extra)::
     python benchmarks/bench_explorer.py --quick   # CI smoke run
 
 Prints medians (and the 95th percentile of steps), the explorer of this
-working tree ("new") beside the one committed at git ``HEAD`` ("old", loaded
-from ``git show HEAD:src/aoegrid/explorer.py`` into a temporary module; left
-out with a note when git or that file is missing, or with ``--no-old``):
+working tree ("new") beside the last one that sent pictures ("old", commit
+``OLD``, loaded from ``git show OLD:src/aoegrid/explorer.py`` into a
+temporary module; left out with a note when git or that commit is missing, or
+with ``--no-old``):
 
 1. a step: what the kernel does for one request from the page (a click
    placing the origin, or a drag aiming), including the JSON of the update it
@@ -64,10 +65,14 @@ m = ag.BattleMap(cave.grid, cave.walls, creatures, info=cave.info)
 """
 
 
+#: The last commit whose explorer sent a matplotlib PNG per step.
+OLD = "ca54d1cbad0f4a30f9ead8d34d02dd0b561b5a55"
+
+
 def old_explorer(tmp: Path) -> ModuleType | None:
-    """The explorer committed at git HEAD, as a module of its own (None when git cannot give it)."""
+    """The explorer committed at :data:`OLD`, as a module of its own (None when git cannot give it)."""
     try:
-        source = subprocess.run(["git", "show", "HEAD:src/aoegrid/explorer.py"], cwd=ROOT, capture_output=True,
+        source = subprocess.run(["git", "show", f"{OLD}:src/aoegrid/explorer.py"], cwd=ROOT, capture_output=True,
                                 text=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError):
         return None
@@ -227,7 +232,7 @@ def main() -> None:
         if old is not None:
             modules["old"] = old
         elif not args.no_old:
-            print("(git HEAD's explorer not found: new only)")
+            print(f"(the explorer of commit {OLD[:7]} not found: new only)")
         cave_steps(modules, repeats)
         big_map_steps(modules, repeats)
         opening(modules, tmp, 3 if args.quick else 9)

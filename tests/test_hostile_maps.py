@@ -8,6 +8,8 @@ import io
 import json
 import math
 import re
+import subprocess
+import sys
 import types
 from fractions import Fraction
 
@@ -456,3 +458,27 @@ def test_walls_meeting_end_to_end_are_settled_and_those_a_hair_apart_are_not():
     tee = ag.BattleMap(ag.Grid(12, 12), walls=[*walls, ag.Wall((2, 5), (2, 9))])
     tee.walls_near("effect", (0, 0, 12, 12))
     assert tee._prepared.walls.settled.tolist() == [0, 1, 1, 0]  # (2, 5) is inside the first wall
+
+
+MEMORY_CHILD = """
+import io, resource, sys
+import numba  # loaded before the limit, as a long session has it
+import aoegrid as ag
+from aoegrid.cli import main
+ag.area(ag.Sphere(20), at=(10, 5), on=ag.load_map(sys.argv[2]))  # the kernels, loaded and warm
+size = int([line for line in open("/proc/self/status") if line.startswith("VmSize")][0].split()[1]) * 1024
+resource.setrlimit(resource.RLIMIT_AS, (size + 150 * 2**20, resource.RLIM_INFINITY))
+err = io.StringIO()
+code = main(["area", sys.argv[1], "--shape", "sphere", "--size", "20", "--at", "10,5"], stderr=err)
+print(code, err.getvalue(), end="")
+"""
+
+
+def test_a_map_past_this_machines_memory_is_named_in_one_line(tmp_path):
+    # Within the budget a map may take (half the machine's memory) but past what this process may
+    # allocate: the command line names the file.
+    (tmp_path / "big").mkdir(), (tmp_path / "small").mkdir()
+    big, small = zigzag_file(tmp_path / "big", 2_000), zigzag_file(tmp_path / "small", 600)
+    done = subprocess.run([sys.executable, "-c", MEMORY_CHILD, str(big), str(small)], capture_output=True,
+                          text=True, timeout=120, check=True)
+    assert done.stdout == f"2 aoegrid: error: {big}: the map is too large to compute on this machine (MemoryError)\n"

@@ -942,7 +942,9 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
     except (MemoryError, OverflowError) as exc:
         if args.debug:
             raise
-        print(f"aoegrid: error: the input is too large to compute ({type(exc).__name__})", file=err)
+        source = getattr(args, "map", None)
+        what = f"{source}: the map" if source and source != "@demo" else "the input"
+        print(f"aoegrid: error: {what} is too large to compute on this machine ({type(exc).__name__})", file=err)
         return 2
     except Exception as exc:  # a bug: still one line, the traceback behind --debug
         if args.debug:

@@ -420,3 +420,16 @@ def test_a_cone_with_a_range_starts_at_its_caster():
         ag.area(ag.Cone(15, "E"), at=(6, 6), on=m, caster=wizard, range=15)
     with pytest.raises(ag.InvalidValueError, match=r"range= is measured from the caster: pass caster="):
         ag.area(ag.Sphere(10), at=(6, 6), on=m, range=15)
+
+
+def test_a_casters_visibility_is_kept_by_the_map_and_gives_the_same_answers():
+    m = ag.BattleMap(ag.Grid(16, 10), [ag.Wall((8, 0), (8, 5))], tokens=[ag.Token(5, 4, name="c")])
+    c = m.token("c")
+    first = ag.area(ag.Sphere(10), at=(10, 8), on=m, caster=c)
+    kept = len(m._prepared.kept)
+    again = ag.area(ag.Sphere(10), at=(11, 8), on=m, caster=c)
+    # The caster's five points (corners nudged in, centre) are not looked at again: one new view.
+    assert len(m._prepared.kept) == kept + 1
+    fresh = ag.BattleMap(m.grid, m.walls, m.tokens)
+    assert again.squares == ag.area(ag.Sphere(10), at=(11, 8), on=fresh, caster=fresh.token("c")).squares
+    assert (len(first), len(again)) == (12, 12)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import copy
 import math
 import warnings
-from collections.abc import Iterable, Sequence
-from typing import Any, Self
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import Any, Self, TypeVar
 
 import numpy as np
 import shapely
@@ -24,6 +24,9 @@ from aoegrid.options import Side, parse_option
 from aoegrid.raster import Window
 from aoegrid.spread import StepMasks
 from aoegrid.tokens import Token
+from aoegrid.visibility import Visibility
+
+_T = TypeVar("_T")
 from aoegrid.walls import (
     MARGIN,
     Channel,
@@ -173,6 +176,40 @@ class BattleMapCore:
         if channel in prepared.sets:
             return prepared.sets[channel]
         return prepared.walls.region(channel, frame)
+
+    def visibility(self, channel: Channel | str, origin: tuple[float, float],
+                   frame: tuple[float, float, float, float]) -> Visibility:
+        """The visibility of ``origin`` for ``channel`` among the walls meeting ``frame``.
+
+        What ``walls_near(channel, frame).visibility(origin, frame)`` gives,
+        kept for the map's last :data:`VIEWS_KEPT` origins: a caster's
+        placements are checked from the same few points of its space, click
+        after click.
+
+        Raises
+        ------
+        OriginOnWallError
+            If ``origin`` lies inside a wall.
+        """
+        channel = Channel(channel)
+        return self.kept(("visibility", channel, origin, frame),
+                         lambda: self.walls_near(channel, frame).visibility(origin, frame))
+
+    def kept(self, key: Hashable, make: Callable[[], _T]) -> _T:
+        """``make()``, kept under ``key`` for the map's last :data:`VIEWS_KEPT` keys.
+
+        For answers that depend only on the map's walls and fog (not its
+        creatures), such as a caster's visibility or legal origins: copies of
+        the map that share its walls (:meth:`move_token`) share what is kept.
+        """
+        kept = self._prepared.kept
+        value = kept.pop(key, _MISSING)
+        if value is _MISSING:
+            value = make()
+            if len(kept) >= VIEWS_KEPT:
+                del kept[next(iter(kept))]  # the least recently used
+        kept[key] = value
+        return value  # type: ignore[return-value]
 
     def steps(self, channel: Channel | str = Channel.EFFECT) -> StepMasks:
         """Which path steps the walls blocking ``channel`` bar (built per window as asked, once).
@@ -346,14 +383,21 @@ def _count(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
+#: How many answers a map keeps (:meth:`BattleMapCore.kept`): a caster's five
+#: points' visibilities and a few searches, with room to spare.
+VIEWS_KEPT = 32
+_MISSING = object()
+
+
 class _Prepared:
     """A map's walls made ready for queries, built on first use, per wall set."""
 
-    __slots__ = ("notes", "sets", "step_masks", "walls")
+    __slots__ = ("kept", "notes", "sets", "step_masks", "walls")
 
     def __init__(self, walls: _Walls) -> None:
         self.walls = walls
         self.sets: dict[Channel, WallSet] = {}
+        self.kept: dict[Hashable, object] = {}
         self.step_masks: dict[Channel, StepMasks] = {}
         self.notes: list[str] | None = None
 

@@ -882,6 +882,17 @@ def legal_origins(
     if rng is not None:
         check_shape_range(shape, rng, rules)
     lattice = origin_lattice(shape, rules)
+    moves = moves_unseen(shape, rules)
+    if bmap is None:
+        return _search_origins(grid, None, lattice, moves, space, rng, rules, need)
+    # Kept by the map: a refused click asks for the nearest legal origin, the same search each time.
+    key = ("legal_origins", lattice, moves, space, rng, rules, need)
+    return bmap.kept(key, lambda: _search_origins(grid, bmap, lattice, moves, space, rng, rules, need))
+
+
+def _search_origins(grid: Grid, bmap: BattleMap | None, lattice: str, moves: bool, space: Space,
+                    rng: Range | None, rules: Rules, need: Need | str | None) -> Origins:
+    """The legal origins of :func:`legal_origins`, looked for on ``lattice``."""
     moved_to = None
     refused: dict[str, int] = {}
 
@@ -911,7 +922,7 @@ def legal_origins(
             j, i = np.nonzero(mask)
             qx, qy = px[j, i], py[j, i]
             ok = np.ones(len(j), dtype=bool)
-            if moves_unseen(shape, rules):
+            if moves:
                 qx, qy = near_side(bmap, space, qx, qy)
                 ok &= ~_moved_into_walls(bmap, space, qx, qy)
                 left_out("inside a wall", (~ok).sum())
@@ -921,7 +932,7 @@ def legal_origins(
                 left_out(f"no line of {channel.value}", (~seen).sum())
                 ok[ok] = seen
             mask[j[~ok], i[~ok]] = False
-            if moves_unseen(shape, rules):
+            if moves:
                 moved_to = np.full((*shape_, 2), np.nan)
                 moved_to[j[ok], i[ok]] = np.stack([qx[ok], qy[ok]], axis=1)
                 moved_to.flags.writeable = False

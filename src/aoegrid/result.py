@@ -62,7 +62,7 @@ class Recipe:
 
 def see_from(bmap: BattleMapCore, channel: Channel, origin: tuple[float, float], frame: Frame) -> Visibility:
     """The visibility of ``origin`` on ``bmap`` among walls meeting ``frame``."""
-    return bmap.walls_near(channel, frame).visibility(origin, frame)
+    return bmap.visibility(channel, origin, frame)
 
 
 def frame_around(grid: Grid, points: list[tuple[float, float]], window: Window | None = None) -> Frame:

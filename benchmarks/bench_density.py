@@ -47,7 +47,8 @@ import numpy as np
 
 CHILD = textwrap.dedent(
     """
-    import json, math, resource, sys, time
+    import json, math, os, resource, sys, time
+    os.environ["AOEGRID_KERNELS"] = "compiled"  # the tiny map below loads them too (small maps need not)
     case, points, which, cap = sys.argv[1], int(sys.argv[2]), sys.argv[3], float(sys.argv[4])
     if cap:  # address space, so a run past it fails (MemoryError) instead of swapping the machine
         resource.setrlimit(resource.RLIMIT_AS, (int(cap * 2**30), int(cap * 2**30)))

@@ -461,8 +461,9 @@ def test_walls_meeting_end_to_end_are_settled_and_those_a_hair_apart_are_not():
 
 
 MEMORY_CHILD = """
-import io, resource, sys
+import io, os, resource, sys
 import numba  # loaded before the limit, as a long session has it
+os.environ["AOEGRID_KERNELS"] = "compiled"  # small maps too, so the warm-up loads them
 import aoegrid as ag
 from aoegrid.cli import main
 ag.area(ag.Sphere(20), at=(10, 5), on=ag.load_map(sys.argv[2]))  # the kernels, loaded and warm

@@ -156,7 +156,8 @@ def test_step_masks_by_block_match_one_tile_at_a_time(ends, ways, windows):
         want = np.zeros((h, w), dtype=np.uint8)
         for ty in range(max(y, 0) // 4, (min(y + h, height) - 1) // 4 + 1):
             for tx in range(max(x, 0) // 4, (min(x + w, width) - 1) // 4 + 1):
-                tile = step_bits(pieces, piece_ways, tx * 4, ty * 4, 4, 4, width, height, EPS)
+                tile = np.reshape(step_bits(pieces.ravel().tolist(), piece_ways.tolist(), tx * 4, ty * 4, 4, 4, width,
+                                            height, EPS), (4, 4))
                 for sy in range(max(ty * 4, y), min(ty * 4 + 4, y + h, height)):
                     for sx in range(max(tx * 4, x), min(tx * 4 + 4, x + w, width)):
                         want[sy - y, sx - x] = tile[sy - ty * 4, sx - tx * 4]

@@ -326,6 +326,8 @@ def test_split_points_are_the_same_bits_whichever_way_walls_are_drawn():
 
 
 PEAK_PER_PIECE = """
+import os
+os.environ["AOEGRID_KERNELS"] = "compiled"  # small maps too, so the warm-up loads them
 import numpy as np, aoegrid as ag
 def status(key):
     return int(open("/proc/self/status").read().split(key + ":")[1].split()[0]) * 1024

@@ -16,6 +16,9 @@ from collections.abc import Iterator
 import numpy as np
 from numpy.typing import NDArray
 
+from aoegrid._kernels import run
+from aoegrid._meets import CANDIDATES, CROSSINGS, PAIRS, read
+
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
 
@@ -73,10 +76,10 @@ class SegmentGrid:
     many segments as there are of its size within a cell of it, whatever
     their density, so pairing short segments costs what their neighbours
     are, not how many share a square; and a long one is met by a short one
-    in a few of its own large cells. Built with one sort; boxes are read in
-    compiled code (:func:`aoegrid._meets.read`: a few rows of cells of each
-    lattice), from a copy of the segments in the order they are filed in, so
-    the segments of a cell are read in a row.
+    in a few of its own large cells. Built with one sort; boxes are read by
+    a kernel (:func:`aoegrid._meets.read`: a few rows of cells of each
+    lattice; compiled for many boxes), from a copy of the segments in the
+    order they are filed in, so the segments of a cell are read in a row.
 
     Parameters
     ----------
@@ -143,19 +146,22 @@ class SegmentGrid:
         return np.minimum(np.maximum(at, 0), size - 1).astype(np.int64)
 
     def _read(self, boxes: FloatArray, owners: IntArray | None, how: int, first: int, last: int, *,
-              out: tuple[IntArray, IntArray] | None = None, counts: NDArray[np.int64] | None = None,
-              rows: int = 0, meeting: bool = False) -> int:
-        """:func:`aoegrid._meets.read` on this grid: boxes ``first`` to ``last`` of ``boxes``."""
-        from aoegrid._meets import read
+              size: int = 0, rows: int = 0, meeting: bool = False) -> tuple[int, NDArray[np.int64], IntArray, IntArray]:
+        """:func:`aoegrid._meets.read` on this grid: boxes ``first`` to ``last`` of ``boxes``.
 
+        ``size``: the candidates they read, where known (the pairs' room with
+        :data:`~aoegrid._meets.PAIRS`). Returns the count, the boxes' counts
+        (:data:`~aoegrid._meets.CANDIDATES`) and the pairs listed.
+        """
         none = np.empty(0, np.intp)
-        out_k, out_j = out if out is not None else (none, none)
-        return int(read(
-            boxes, none if owners is None else owners, self.lattice_of, self.segs if meeting else _NO_SEGS,
-            np.array(self.origin), self.cell, self.nx, self.ny, self.start, self.stop, self.keys, self.filed,
-            self.ids, _READ, _STRIDE, rows, how, first, last, out_k, out_j,
-            np.empty(0, np.int64) if counts is None else counts,
-        ))
+        n, counts, out_k, out_j = run(
+            read, (last - first) * len(self.cell) + size, boxes, none if owners is None else owners,
+            self.lattice_of, self.segs if meeting else _NO_SEGS, self.origin[0], self.origin[1], self.cell, self.nx,
+            self.ny, self.start, self.stop, self.keys, self.filed, self.ids, _READ, _STRIDE, rows, how, first, last,
+            size,
+        )
+        n = int(n)
+        return n, np.asarray(counts, dtype=np.int64), np.asarray(out_k, np.intp)[:n], np.asarray(out_j, np.intp)[:n]
 
     def counts(self, boxes: FloatArray, rows: int = 0) -> NDArray[np.int64]:
         """For each box, at least how many segments it meets, listing none.
@@ -165,12 +171,8 @@ class SegmentGrid:
         then cheap for a long box beside short segments, and more than it
         meets.
         """
-        from aoegrid._meets import CANDIDATES
-
         boxes = np.ascontiguousarray(boxes, dtype=np.float64).reshape(-1, 4)
-        out = np.zeros(len(boxes), dtype=np.int64)
-        self._read(boxes, None, CANDIDATES, 0, len(boxes), counts=out, rows=rows)
-        return out
+        return self._read(boxes, None, CANDIDATES, 0, len(boxes), rows=rows)[1]
 
     def pairs(
         self, boxes: FloatArray, owners: IntArray | None = None, meeting: bool = False
@@ -195,16 +197,13 @@ class SegmentGrid:
             With ``owners``: leave out pairs of segments certainly apart
             (:func:`aoegrid._meets.relations`), keeping those that may meet.
         """
-        from aoegrid._meets import PAIRS
-
         boxes = np.ascontiguousarray(boxes, dtype=np.float64).reshape(-1, 4)
         sizes = self._sizes(boxes, owners)
         for first, last in blocks(sizes, BLOCK):
-            size = int(sizes[first:last].sum())
-            out = np.empty(size, np.intp), np.empty(size, np.intp)
-            n = self._read(boxes, owners, PAIRS, first, last, out=out, meeting=meeting)
+            n, _, k, j = self._read(boxes, owners, PAIRS, first, last, size=int(sizes[first:last].sum()),
+                                    meeting=meeting)
             if n:
-                yield out[0][:n], out[1][:n]
+                yield k, j
 
     def crossings(self, owners: IntArray, most: int) -> tuple[int, int]:
         """How many pairs of segments certainly cross, taken by ``owners`` in turn (as :meth:`pairs` takes them).
@@ -213,23 +212,19 @@ class SegmentGrid:
         the count and how many of ``owners`` had been counted by then (all
         of them, unless it passed ``most``).
         """
-        from aoegrid._meets import CROSSINGS
-
         boxes = self.boxes(owners)
+        sizes = self._sizes(boxes, owners)
         counted = 0
-        for first, last in blocks(self._sizes(boxes, owners), BLOCK):
-            counted += self._read(boxes, owners, CROSSINGS, first, last, meeting=True)
+        for first, last in blocks(sizes, BLOCK):
+            counted += self._read(boxes, owners, CROSSINGS, first, last, size=int(sizes[first:last].sum()),
+                                  meeting=True)[0]
             if counted > most:
                 return counted, last
         return counted, len(owners)
 
     def _sizes(self, boxes: FloatArray, owners: IntArray | None) -> NDArray[np.int64]:
         """How many filed segments each box reads (as :meth:`pairs` reads them)."""
-        from aoegrid._meets import CANDIDATES
-
-        sizes = np.zeros(len(boxes), dtype=np.int64)
-        self._read(boxes, owners, CANDIDATES, 0, len(boxes), counts=sizes)
-        return sizes
+        return self._read(boxes, owners, CANDIDATES, 0, len(boxes))[1]
 
     def query(self, bounds: tuple[float, float, float, float]) -> IntArray:
         """Indices, ascending, of the segments whose boxes meet ``bounds`` (closed)."""

@@ -21,6 +21,7 @@ Examples
 from __future__ import annotations
 
 import base64
+import hashlib
 import html
 import io
 import itertools
@@ -285,13 +286,31 @@ def plot_tokens(
 _PIL_LOCK = threading.Lock()
 
 
+#: Map images decoded (read-only), by a digest of their bytes and the size asked, the last few:
+#: the panels of one picture show one map, and decoding is most of what drawing a map costs.
+_DECODED: dict[tuple[bytes, int, int], np.ndarray] = {}
+
+
 def _image_pixels(data: bytes, width_px: int, height_px: int) -> np.ndarray:
-    """A map image decoded once and shrunk at once to about ``width_px`` x ``height_px``.
+    """A map image decoded and shrunk at once to about ``width_px`` x ``height_px`` (read-only, kept in :data:`_DECODED`).
 
     Pillow's own decompression-bomb limit is replaced by aoegrid's memory
     budget: an image whose decoded pixels fit in :func:`aoegrid.grid.memory_budget`
     is drawn whatever its size; a larger one is refused before it is decoded.
     """
+    key = (hashlib.blake2b(data, digest_size=16).digest(), width_px, height_px)
+    pixels = _DECODED.get(key)
+    if pixels is None:
+        pixels = _decoded(data, width_px, height_px)
+        pixels.flags.writeable = False
+        if len(_DECODED) >= 8:
+            del _DECODED[next(iter(_DECODED))]
+        _DECODED[key] = pixels
+    return pixels
+
+
+def _decoded(data: bytes, width_px: int, height_px: int) -> np.ndarray:
+    """:func:`_image_pixels`, decoded now."""
     from PIL import Image, UnidentifiedImageError
 
     with _PIL_LOCK:
@@ -1019,7 +1038,9 @@ def compare(panels: Sequence[tuple[Any, AreaCore]], *, columns: int | None = Non
             text = f"{rules.name}: {len(a)} squares\n{rules.inclusion.value}, {rules.diagonals.value}"
         else:
             text = f"{rules}: {len(a)} squares"
-        heading = ax.set_title(text, fontsize=10)
+        # Placed at the top (y=1), not above tick labels the panel does not show: finding where
+        # those would be makes ticks, a tenth of a second for a dozen panels.
+        heading = ax.set_title(text, fontsize=10, y=1.0)
         heading.set_label("title")
         out.append(heading)
     assert first is not None

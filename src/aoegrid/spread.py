@@ -19,6 +19,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from aoegrid._boxes import SegmentGrid
+from aoegrid._kernels import run
+from aoegrid._paths import shortest_paths, step_bits
 from aoegrid.options import Diagonals
 from aoegrid.raster import Window
 from aoegrid.regions import EPS
@@ -41,11 +43,12 @@ class StepMasks:
     costs. The tiles a window lacks are built together, in one block: only
     the squares within one square of a wall's box are tested (a step runs
     between square centres, so a wall meeting it passes through one of the
-    up to four squares it spans), each against the eight steps out of it, in
-    compiled code (:func:`aoegrid._paths.step_bits`). A one-way wall blocks
-    only steps that start on its blocking side. The walls need no merging or
-    splitting (a step meets their union either way): each is only clipped,
-    as :func:`aoegrid.walls.tidy` clips it, when a tile near it is built.
+    up to four squares it spans), each against the eight steps out of it, by
+    a kernel (:func:`aoegrid._paths.step_bits`, compiled for many walls). A
+    one-way wall blocks only steps that start on its blocking side. The walls
+    need no merging or splitting (a step meets their union either way): each
+    is only clipped, as :func:`aoegrid.walls.tidy` clips it, when a tile near
+    it is built.
 
     Parameters
     ----------
@@ -99,8 +102,6 @@ class StepMasks:
 
     def _build(self, tiles: list[tuple[int, int]]) -> None:
         """Build ``tiles`` (and any others in the block they span: the same bits) in one pass."""
-        from aoegrid._paths import step_bits
-
         t = self.TILE
         tx0, ty0 = min(tx for tx, _ in tiles), min(ty for _, ty in tiles)
         tx1, ty1 = max(tx for tx, _ in tiles) + 1, max(ty for _, ty in tiles) + 1
@@ -112,7 +113,11 @@ class StepMasks:
         near = near[real]
         # Clipped as tidy clips them, so far-off ends cost no precision.
         segs, which, _ = clip(segs[real], (-MARGIN, -MARGIN, self.width + MARGIN, self.height + MARGIN))
-        bits = step_bits(segs, self.one_way[near[which]], x0, y0, x1 - x0, y1 - y0, self.width, self.height, EPS)
+        # The kernel's work: the squares within one square of each wall's box, in the block.
+        spanned = np.minimum((np.abs(segs[:, 2] - segs[:, 0]) + 3) * (np.abs(segs[:, 3] - segs[:, 1]) + 3),
+                             (x1 - x0) * (y1 - y0)).sum()
+        bits = np.asarray(run(step_bits, spanned, segs, self.one_way[near[which]], x0, y0, x1 - x0, y1 - y0,
+                              self.width, self.height, EPS), dtype=np.uint8).reshape(y1 - y0, x1 - x0)
         for tx, ty in tiles:
             self._tiles[(tx, ty)] = bits[(ty - ty0) * t : (ty - ty0 + 1) * t, (tx - tx0) * t : (tx - tx0 + 1) * t]
 
@@ -178,8 +183,6 @@ def path_distance(
            [2., 3., 4., 5.],
            [3., 4., 4., 5.]])
     """
-    from aoegrid._paths import shortest_paths
-
     h, w = window.shape
     if blocked is None:
         blocked = np.zeros((h, w), dtype=np.uint8)
@@ -190,11 +193,15 @@ def path_distance(
     else:
         cost = {Diagonals.EQUIDISTANT: 1.0, Diagonals.APPROXIMATE: 1.5, Diagonals.EUCLIDEAN: math.sqrt(2.0)}
         layers, costs = 1, (cost.get(diagonals, -1.0),) * 2
-    return np.asarray(shortest_paths(
+    return np.asarray(run(
+        shortest_paths,
+        layers * h * w,
         np.ascontiguousarray(start, dtype=np.float64),
         np.ascontiguousarray(np.broadcast_to(start_parity, (h, w)), dtype=np.int8),
         np.ascontiguousarray(blocked, dtype=np.uint8),
+        h,
+        w,
         layers,
         np.array(costs, dtype=np.float64),
         float(limit),
-    ))
+    ), dtype=np.float64).reshape(h, w)

@@ -4,11 +4,11 @@ The visibility polygon of a point is everything a straight line from it
 reaches without properly crossing a wall. It is built by an angular sweep:
 the walls' end angles cut the full turn into intervals inside which the
 nearest wall cannot change (walls are split where they cross, and cut where
-they cross the frame that closes the polygon), and a compiled sweep over
-them keeps the walls the current ray meets ordered by distance. From the
-polygon come exact visible fractions of squares (the area rasteriser, over
-the polygon's bounding box only) and point tests (the radius at a point's
-angle).
+they cross the frame that closes the polygon), and a sweep over them
+(compiled for many walls) keeps the walls the current ray meets ordered by
+distance. From the polygon come exact visible fractions of squares (the area
+rasteriser, over the polygon's bounding box only) and point tests (the radius
+at a point's angle).
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
+from aoegrid._kernels import run
+from aoegrid._sweep import sweep
 from aoegrid.errors import InvalidValueError
 from aoegrid.raster import Window, coverage
 from aoegrid.regions import EPS, Outline
@@ -279,9 +281,10 @@ def visibility(
 ) -> Visibility:
     """The visibility of ``origin`` among wall segments, inside ``frame``.
 
-    An angular sweep (:func:`aoegrid._sweep.sweep`) over the walls' end
-    angles finds the nearest wall between each pair of consecutive ones, in
-    time ``O(n log n)`` for ``n`` walls.
+    An angular sweep (:func:`aoegrid._sweep.sweep`, compiled where the walls
+    are many: :func:`aoegrid._kernels.run`) over the walls' end angles finds
+    the nearest wall between each pair of consecutive ones, in time
+    ``O(n log n)`` for ``n`` walls.
 
     Parameters
     ----------
@@ -309,8 +312,6 @@ def visibility(
     OriginOnWallError
         If ``origin`` lies inside a wall.
     """
-    from aoegrid._sweep import sweep  # numba loads on first use, not with aoegrid
-
     ox, oy = origin
     segs = np.asarray(segs, dtype=np.float64).reshape(-1, 4)
     ax, ay, bx, by = segs.T
@@ -357,5 +358,7 @@ def visibility(
     ta = np.arctan2(ends[:, 1] - oy, ends[:, 0] - ox)
     tb = np.arctan2(ends[:, 3] - oy, ends[:, 2] - ox)
     both = np.concatenate([ta, tb])
-    angles, win = sweep(both, np.argsort(both), _wrap(tb - ta) > 0, ends, ox, oy, _ANGLE_TOL)
-    return Visibility((float(ox), float(oy)), angles, lx[win], ly[win], lex[win], ley[win], walls[used])
+    angles, win = run(sweep, len(ends), both, np.argsort(both), _wrap(tb - ta) > 0, ends, ox, oy, _ANGLE_TOL)
+    win = np.asarray(win, dtype=np.intp)
+    return Visibility((float(ox), float(oy)), np.asarray(angles, dtype=np.float64), lx[win], ly[win], lex[win],
+                      ley[win], walls[used])

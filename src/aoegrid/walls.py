@@ -37,6 +37,8 @@ import shapely
 from numpy.typing import NDArray
 
 from aoegrid._boxes import SegmentGrid
+from aoegrid._kernels import run
+from aoegrid._meets import CROSSING, UNSURE, relations
 from aoegrid._validate import point
 from aoegrid.errors import InvalidTypeError, InvalidValueError
 from aoegrid.grid import memory_budget
@@ -672,11 +674,11 @@ def _node(segs: FloatArray, ways: NDArray[np.int8], source: str | None = None) -
     ------
     InvalidValueError
         When the pieces would not fit in :func:`aoegrid.grid.memory_budget`
-        at :data:`PIECE_BYTES` each. The crossings are counted first, in
-        compiled code and listing none, so the refusal comes before any
-        piece is made, in about the time it takes to count as many crossings
-        as fit; the message names the crossings, the budget and ``source``
-        (the map's file).
+        at :data:`PIECE_BYTES` each. The crossings are counted first, by a
+        kernel listing none, so the refusal comes before any piece is made,
+        in about the time it takes to count as many crossings as fit; the
+        message names the crossings, the budget and ``source`` (the map's
+        file).
     """
     n = len(segs)
     if n < 2:
@@ -809,9 +811,7 @@ def _intersects(a: FloatArray, b: FloatArray) -> BoolArray:
     each straddles the other's line; only the rest (touching, collinear, a
     hair apart) go to GEOS.
     """
-    from aoegrid._meets import CROSSING, UNSURE, relations
-
-    how = relations(np.ascontiguousarray(a), np.ascontiguousarray(b))
+    how = np.asarray(run(relations, len(a), a, b), dtype=np.int8)
     out = how == CROSSING
     unsure = np.flatnonzero(how == UNSURE)
     if unsure.size:

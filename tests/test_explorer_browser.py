@@ -163,7 +163,9 @@ def test_click_and_drag_in_a_browser(tmp_path: Path, record_property: Callable[[
     with log.open("wb") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "voila", str(nb), "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
-             f"--token={token}", f"--Voila.root_dir={tmp_path}", "--show_tracebacks=True"],
+             f"--token={token}", f"--Voila.root_dir={tmp_path}", "--show_tracebacks=True",
+             # Voila on its own loads no server extension: it takes the connection as an option.
+             "--Voila.kernel_websocket_connection_class=aoegrid.explorer_server.NoDelayConnection"],
             cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT,
         )
     try:
@@ -276,7 +278,9 @@ def test_click_in_jupyterlab(tmp_path: Path) -> None:
             [sys.executable, "-m", "jupyterlab", "--ServerApp.open_browser=False", "--ServerApp.ip=127.0.0.1",
              f"--ServerApp.port={port}", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
              "--ServerApp.allow_root=True", "--LabApp.news_url=",
-             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+             # What `pip install aoegrid` enables through etc/jupyter (an editable install leaves that file out).
+             "--ServerApp.jpserver_extensions={'aoegrid.explorer_server': True}"],
             cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT,
         )
     console: list[str] = []
@@ -314,6 +318,8 @@ def test_click_in_jupyterlab(tmp_path: Path) -> None:
                 assert text != first
                 expect(count).to_have_text(text)
                 expect(page.locator(".aoegrid-what")).to_contain_text("at (4, 4)")
+                # The server extension that `pip install aoegrid` enables took the kernel websockets.
+                assert "aoegrid: kernel websockets send at once (TCP_NODELAY)" in log.read_text(errors="replace")
             except (AssertionError, PlaywrightError) as e:
                 # What a failure needs: the browser console, the widget's HTML, the page, the server's log.
                 try:

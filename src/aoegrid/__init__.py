@@ -16,7 +16,8 @@ Examples
 ((30, 40), 44, True)
 """
 
-from aoegrid import savage_worlds, sw5e
+from typing import TYPE_CHECKING
+
 from aoegrid.area import Area, area
 from aoegrid.battlemap import line_of_effect
 from aoegrid.cover import Cover, CoverRule
@@ -32,15 +33,6 @@ from aoegrid.errors import (
     OffGridError,
 )
 from aoegrid.grid import Grid
-from aoegrid.io import (
-    MapFileError,
-    MapInfo,
-    demo_map,
-    load_map,
-    read_foundry,
-    read_text_map,
-    read_uvtt,
-)
 from aoegrid.maps import BattleMap
 from aoegrid.movement import path_distance
 from aoegrid.options import (
@@ -67,7 +59,6 @@ from aoegrid.ranges import (
 )
 from aoegrid.rules import PRESETS, Rules
 from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shapable, Sphere
-from aoegrid.tactics import Candidate, Placement, best_placements, placement_scores
 from aoegrid.targets import Membership, Reached
 from aoegrid.tokens import SIZES, Space, Token
 from aoegrid.visibility import OriginOnWallError
@@ -75,11 +66,53 @@ from aoegrid.walls import Wall, walls_from
 
 __version__ = "0.1.0"
 
-from typing import TYPE_CHECKING
+# Loaded on first use (PEP 562), so `import aoegrid` costs what computing an area needs: the map
+# readers (json, importlib.resources), the tactics search and the two systems' extras are a third
+# of the package's import time and most scripts use one of them, or none.
+_LAZY = {
+    "MapFileError": "aoegrid.io",
+    "MapInfo": "aoegrid.io",
+    "demo_map": "aoegrid.io",
+    "load_map": "aoegrid.io",
+    "read_foundry": "aoegrid.io",
+    "read_text_map": "aoegrid.io",
+    "read_uvtt": "aoegrid.io",
+    "Candidate": "aoegrid.tactics",
+    "Placement": "aoegrid.tactics",
+    "best_placements": "aoegrid.tactics",
+    "placement_scores": "aoegrid.tactics",
+}
+_LAZY_MODULES = ("savage_worlds", "sw5e")
 
 if TYPE_CHECKING:
+    from aoegrid import savage_worlds, sw5e
     from aoegrid.explorer import explore
+    from aoegrid.io import (
+        MapFileError,
+        MapInfo,
+        demo_map,
+        load_map,
+        read_foundry,
+        read_text_map,
+        read_uvtt,
+    )
+    from aoegrid.tactics import Candidate, Placement, best_placements, placement_scores
 else:
+
+    def __getattr__(name: str):
+        import importlib
+
+        if name in _LAZY:
+            value = getattr(importlib.import_module(_LAZY[name]), name)
+        elif name in _LAZY_MODULES:
+            value = importlib.import_module(f"aoegrid.{name}")
+        else:
+            raise AttributeError(f"module 'aoegrid' has no attribute {name!r}")
+        globals()[name] = value  # later lookups are plain attribute reads
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted(set(globals()) | set(_LAZY) | set(_LAZY_MODULES))
 
     def explore(*args, **kwargs):
         """The Jupyter explorer: see :func:`aoegrid.explorer.explore` (needs ``aoegrid[jupyter]``).

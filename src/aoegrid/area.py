@@ -16,13 +16,11 @@ from aoegrid.build import build_area
 from aoegrid.errors import IllegalOriginError, InvalidTypeError, InvalidValueError
 from aoegrid.grid import Grid
 from aoegrid.options import Mode
-from aoegrid.plotting import html_of, plot_area, png_bytes
 from aoegrid.ranges import Range, check_origin
 from aoegrid.result import AreaCore
 from aoegrid.rules import Rules
 from aoegrid.shapes import Shape
 from aoegrid.targets import Reached, reached
-from aoegrid.text import render
 from aoegrid.tokens import Space, Token
 
 if TYPE_CHECKING:
@@ -262,10 +260,15 @@ class Area(AreaCore):
         >>> [t.get_text() for t in ax.get_legend().get_texts()]
         ['area (12 squares)', 'shape', 'origin']
         """
+        # The pictures' module is loaded when a picture is asked for.
+        from aoegrid.plotting import plot_area
+
         return plot_area(self, ax, **kw).ax
 
     def _repr_png_(self) -> bytes:
         """The picture Jupyter shows (drawn without touching pyplot's state)."""
+        from aoegrid.plotting import png_bytes
+
         return png_bytes(self)
 
     def _repr_html_(self) -> str:
@@ -274,6 +277,8 @@ class Area(AreaCore):
         The tooltip (``<title>``) gives the square, its visible fraction, its
         cover and its distance from the origin; it needs no kernel or script.
         """
+        from aoegrid.plotting import html_of
+
         return html_of(self)
 
     def to_text(self, *, margin: int | None = None) -> str:
@@ -282,5 +287,7 @@ class Area(AreaCore):
         ``margin=None`` draws the whole grid; a number draws the area and its
         origin with that many squares around. See :func:`aoegrid.text.render`.
         """
+        from aoegrid.text import render
+
         return render(self, margin=margin)
 

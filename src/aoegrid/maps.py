@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from aoegrid.battlemap import BattleMapCore
-from aoegrid.plotting import html_of, plot_map, png_bytes
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -33,12 +32,19 @@ class BattleMap(BattleMapCore):
         >>> ax.get_title(), ax.get_xlim()
         ('a wall', (np.float64(0.0), np.float64(6.0)))
         """
+        # The pictures' module is loaded when a picture is asked for.
+        from aoegrid.plotting import plot_map
+
         return plot_map(self, ax, **kw).ax
 
     def _repr_png_(self) -> bytes:
         """The picture Jupyter shows (drawn without touching pyplot's state)."""
+        from aoegrid.plotting import png_bytes
+
         return png_bytes(self)
 
     def _repr_html_(self) -> str:
         """An inline SVG of the picture, each token with a tooltip (:func:`aoegrid.plotting.html_of`)."""
+        from aoegrid.plotting import html_of
+
         return html_of(self)

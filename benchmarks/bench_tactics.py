@@ -29,6 +29,17 @@ the allies):
 
 ``placement_scores`` (the whole map's score array) is timed on each map in
 the same table, against the same brute-force loop.
+
+Move, then place (``move=30``, issue 19), on the 40 x 40 map: the caster
+moves up to 30 ft before placing the 20-ft burst at range 100 ft. Its brute
+force is ``best_placements`` (without ``move=``) from every square the
+caster can reach, best of all, ties to fewer feet moved: target at least 30
+times faster; and it should cost at most 5 times the same search without
+moving (the caster where it starts), since a point's score does not depend
+on where the caster stands, only its legality does. The three are timed
+side by side in each round, each call with the map's kept answers cleared
+first (visibility polygons, legal origins: ``BattleMap.kept``), so that
+none reads what an earlier call of the same query left.
 """
 
 from __future__ import annotations
@@ -145,6 +156,47 @@ def case(name: str, m: ag.BattleMap, rng: ag.Range, caster: ag.Token, repeats: i
     ]
 
 
+def move_case(name: str, m: ag.BattleMap, rng: float, caster: ag.Token, move: float, repeats: int,
+              rounds: int) -> list[tuple[str, ...]]:
+    """Rounds of (move search, brute force over the reachable squares, search standing still), timed cold."""
+    args = {"range": rng, "on": m, "rules": "starfinder", "hit": {"enemy"}, "avoid": {"ally"}}
+    reach = ag.reachable(caster, move, on=m)
+    squares = reach.squares
+
+    def brute() -> tuple[float, ...] | None:
+        best = None
+        for x, y in squares:
+            found = ag.best_placements(SHAPE, caster=caster.moved_to(x, y), **args)
+            if found:
+                p = found[0]
+                key = (-p.score, float(reach.cost[y, x]), len(p.avoided), p.distance, p.at[1], p.at[0], y, x)
+                best = key if best is None or key < best else best
+        return best
+
+    def clear() -> None:
+        m._prepared.kept.clear()
+
+    p = ag.best_placements(SHAPE, caster=caster, move=move, **args)[0]
+    assert p.stand is not None
+    got = (-p.score, p.cost, len(p.avoided), p.distance, p.at[1], p.at[0], p.stand.y, p.stand.x)
+    assert brute() == got, (brute(), got)
+    fast_t, brute_t, still_t = [], [], []
+    for _ in range(rounds):
+        fast_t.append(median_time(lambda: ag.best_placements(SHAPE, caster=caster, move=move, **args), repeats, clear))
+        brute_t.append(median_time(brute, 1, clear))
+        still_t.append(median_time(lambda: ag.best_placements(SHAPE, caster=caster, **args), repeats, clear))
+    faster = statistics.median(b / f for b, f in zip(brute_t, fast_t))
+    dearer = statistics.median(f / s for f, s in zip(fast_t, still_t))
+    fast, slow, still = (statistics.median(t) * 1e3 for t in (fast_t, brute_t, still_t))
+    query = f"best_placements move={move:g}"
+    return [
+        (name, query, f"{fast:9.1f}", f"{slow:10.0f}", f"{faster:7.0f}x", ">= 30x", "ok" if faster >= 30 else "MISSED",
+         f"best_placements from all {len(squares)} squares reached"),
+        (name, query, f"{fast:9.1f}", f"{still:10.1f}", f"{dearer:7.1f}x", "<= 5x", "ok" if dearer <= 5 else "MISSED",
+         "the same search standing still (brute ms: its time)"),
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="one repeat, a small sample: a smoke run")
@@ -160,6 +212,7 @@ def main() -> None:
                  rounds, None, 50)
     rows += case("40x40 open field, 30 creatures", open_field, medium, ag.Token(2, 20, name="wizard"), repeats,
                  rounds, None, 200)
+    rows += move_case("40x40, 40 walls, 30 creatures", walled, 100, ag.Token(2, 20, name="wizard"), 30, repeats, rounds)
     rows += case("200x200, 2000 walls (1-4 sq), 300 creatures", big, long_, ag.Token(100, 100, name="wizard"), repeats,
                  rounds, 50 if quick else 200, 100)
     rows += case("200x200, 2000 walls (1-8 sq), 300 creatures", dense, long_, ag.Token(100, 100, name="wizard"),
@@ -167,6 +220,86 @@ def main() -> None:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
         print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip())
+    bench_threat(quick)
+
+
+# --- threat maps (issue 19) -----------------------------------------------------------------------
+
+#: Three casters on the 40 x 40 map, each moving 30 ft before a 20-ft burst at range 100 ft.
+THREAT_CASTERS = (ag.Token(2, 20, name="west"), ag.Token(37, 5, name="north-east"), ag.Token(20, 35, name="south"))
+THREAT_RANGE, THREAT_MOVE = 100, 30
+
+
+def brute_threat(m: ag.BattleMap, pairs: list[tuple[ag.Token, tuple[float, float]]] | None = None) -> np.ndarray:
+    """The issue's brute force: per caster, the union over every square it can move to and every legal origin
+    from there of ``ag.area``'s squares; the count of casters per square. With ``pairs`` (caster, origin), only
+    those areas are built (a timed sample)."""
+    count = np.zeros(m.grid.shape, dtype=np.int64)
+    for c in THREAT_CASTERS:
+        union = np.zeros(m.grid.shape, dtype=bool)
+        origins = [q for who, q in pairs if who is c] if pairs is not None else [
+            o.origin_of(p) for o in threat_origins(m, c) for p in o.points()]
+        for q in origins:
+            union |= ag.area(SHAPE, at=q, on=m).mask
+        count += union
+    return count
+
+
+def threat_origins(m: ag.BattleMap, caster: ag.Token) -> list[ag.Origins]:
+    """The caster's legal origins from every square its move reaches."""
+    return [ag.legal_origins(SHAPE, caster=caster.moved_to(x, y), range=THREAT_RANGE, on=m)
+            for x, y in ag.reachable(caster, THREAT_MOVE, on=m).squares]
+
+
+def bench_threat(quick: bool) -> None:
+    """``threat_map`` against the brute force on the 40 x 40 map (40 walls, 30 creatures): target 50x.
+
+    Every call starts from the map's walls alone (its kept legal origins and
+    visibilities cleared first), and so does the brute force. Each round
+    times ``threat_map`` (the median of five calls) and the brute force back
+    to back, the brute force estimated as the legal origins from every
+    square the casters can move to (timed in full) plus the median of a
+    sample of its areas times their number; the ratio is the median of the
+    rounds'. The full run also times the whole brute force once and checks
+    that the two agree.
+    """
+    m = make_map(40, 40, 30, seed=3, longest=8)
+    clear = m._prepared.kept.clear
+
+    def fast() -> ag.Threat:
+        return ag.threat_map(SHAPE, casters=THREAT_CASTERS, range=THREAT_RANGE, move=THREAT_MOVE, on=m)
+
+    def brute() -> tuple[float, int]:
+        clear()
+        t0 = time.perf_counter()
+        pairs = [(c, o.origin_of(p)) for c in THREAT_CASTERS for o in threat_origins(m, c) for p in o.points()]
+        listing = time.perf_counter() - t0
+        per = []
+        for k in np.random.default_rng(7).choice(len(pairs), size=min(100 if quick else 300, len(pairs)),
+                                                         replace=False):
+            t0 = time.perf_counter()
+            brute_threat(m, [pairs[k]])
+            per.append(time.perf_counter() - t0)
+        return listing + statistics.median(per) * len(pairs), len(pairs)
+
+    fast_t, brute_t = [], []
+    for _ in range(1 if quick else 5):
+        fast_t.append(median_time(fast, 1 if quick else 5, before=clear))
+        slow, n = brute()
+        brute_t.append(slow)
+    ratio = statistics.median(b / f for b, f in zip(brute_t, fast_t))
+    fast_ms, slow_ms = statistics.median(fast_t) * 1e3, statistics.median(brute_t) * 1e3
+    print(f"\nthreat map: {len(THREAT_CASTERS)} casters, 20-ft burst, range {THREAT_RANGE} ft, move {THREAT_MOVE} ft, "
+          f"40x40 map, 40 walls, 30 creatures")
+    print(f"  threat_map {fast_ms:8.1f} ms   brute force {slow_ms:9.0f} ms (est. over {n} areas)   "
+          f"ratio {ratio:5.0f}x   target >= 50x {'ok' if ratio >= 50 else 'MISSED'}")
+    if not quick:
+        clear()
+        t0 = time.perf_counter()
+        count = brute_threat(m)
+        whole = time.perf_counter() - t0
+        assert np.array_equal(count, fast().count), "threat_map differs from the brute force"
+        print(f"  the whole brute force once: {whole * 1e3:9.0f} ms, {whole * 1e3 / fast_ms:5.0f}x; the same squares")
 
 
 if __name__ == "__main__":

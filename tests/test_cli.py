@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import aoegrid as ag
@@ -267,6 +268,18 @@ Pip,16,15,,enemy
 """
 
 
+def cave_party() -> ag.BattleMap:
+    """The bundled cave with the creatures of CAVE_TOKENS, as the command line reads them."""
+    cave = ag.demo_map()
+    return ag.BattleMap(cave.grid, cave.walls, [ag.Token(3, 12, name="Kira", tags={"ally", "caster"}),
+                                                ag.Token(7, 13, name="Tor", tags={"ally"}),
+                                                ag.Token(11, 8, name="Urg", tags={"enemy"}),
+                                                ag.Token(13, 9, name="Mog", tags={"enemy"}),
+                                                ag.Token(12, 12, name="Snik", tags={"enemy"}),
+                                                ag.Token(15, 11, size="large", name="Ogre", tags={"enemy"}),
+                                                ag.Token(16, 15, name="Pip", tags={"enemy"})])
+
+
 def test_best_prints_the_top_placements_and_writes_the_score_map(tmp_path):
     tokens, png, out = tmp_path / "tokens.csv", tmp_path / "scores.png", tmp_path / "best.json"
     tokens.write_text(CAVE_TOKENS)
@@ -285,14 +298,7 @@ def test_best_prints_the_top_placements_and_writes_the_score_map(tmp_path):
     ]
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 50_000
     # The JSON holds what the library finds.
-    cave = ag.demo_map()
-    m = ag.BattleMap(cave.grid, cave.walls, [ag.Token(3, 12, name="Kira", tags={"ally", "caster"}),
-                                             ag.Token(7, 13, name="Tor", tags={"ally"}),
-                                             ag.Token(11, 8, name="Urg", tags={"enemy"}),
-                                             ag.Token(13, 9, name="Mog", tags={"enemy"}),
-                                             ag.Token(12, 12, name="Snik", tags={"enemy"}),
-                                             ag.Token(15, 11, size="large", name="Ogre", tags={"enemy"}),
-                                             ag.Token(16, 15, name="Pip", tags={"enemy"})])
+    m = cave_party()
     plans = ag.best_placements(ag.Sphere(20), caster=m.token("Kira"), range=ag.Range("medium", level=1), on=m,
                                hit="enemy", avoid="ally", limit=3)
     got = json.loads(out.read_text())
@@ -323,6 +329,213 @@ def test_best_tries_the_directions_given_for_a_cone(tmp_path):
         "2. direction 0 (E): 1 hit, 0 avoided",
         "   hits: Snik (no cover)",
     ]  # 315 and NE are one direction; 200 would reach Tor, an ally
+
+
+def test_best_moves_the_caster_first(tmp_path):
+    tokens, png, out = tmp_path / "tokens.csv", tmp_path / "moved.png", tmp_path / "moved.json"
+    tokens.write_text(CAVE_TOKENS)
+    done = run("best", "@demo", "--shape", "sphere", "--size", "20", "--caster", "Kira", "--range", "30",
+               "--move", "15", "--tokens", tokens, "--hit", "enemy", "--avoid", "ally", "--limit", "3", "-o", png,
+               "--json", out)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines() == [
+        ("sphere 20 ft, starfinder burst from Kira at (3, 12) after a move of up to 15 ft, range 30 ft; hit enemy; "
+        "avoid ally"),
+        "1. origin (12, 11), 30 ft from the caster: 4 hits, 0 avoided",
+        "   stand at (5, 11) after 10 ft: path (3, 12) -> (4, 12) -> (5, 11)",
+        "   hits: Mog (no cover), Snik (no cover), Urg (no cover), Ogre (no cover)",
+        "2. origin (12, 12), 30 ft from the caster: 4 hits, 0 avoided",
+        "   stand at (5, 11) after 10 ft: path (3, 12) -> (4, 12) -> (5, 11)",
+        "   hits: Snik (no cover), Mog (no cover), Urg (no cover), Ogre (no cover)",
+        "3. origin (13, 10), 30 ft from the caster: 4 hits, 0 avoided",
+        "   stand at (6, 11) after 15 ft: path (3, 12) -> (4, 12) -> (5, 12) -> (6, 11)",
+        "   hits: Mog (no cover), Urg (no cover), Ogre (no cover), Snik (no cover)",
+        f"picture: {png}",
+    ]
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    m = cave_party()
+    plans = ag.best_placements(ag.Sphere(20), caster=m.token("Kira"), range=30, on=m, hit="enemy", avoid="ally",
+                               move=15, limit=3)
+    records = json.loads(out.read_text())
+    for r in records:
+        export.validate(r)
+    assert [(r["stand"], r["path"], r["cost"]) for r in records] == [
+        ([p.stand.x, p.stand.y], [list(q) for q in p.path], p.cost) for p in plans]
+    assert records[2]["stand"] == [6, 11] and records[2]["cost"] == 15.0
+    # From where she stands, 30 ft reaches only Urg; with a medium range the best needs no move at all.
+    code, text, err = run_main("best", "@demo", "--shape", "sphere", "--size", "20", "--caster", "Kira", "--range",
+                               "medium", "--move", "30", "--tokens", tokens, "--hit", "enemy", "--avoid", "ally",
+                               "--limit", "1")
+    assert (code, err) == (0, "")
+    assert text.splitlines()[1:3] == ["1. origin (12, 11), 40 ft from the caster: 4 hits, 0 avoided",
+                                      "   stand at (3, 12): no move"]
+
+
+def test_best_moves_a_cone_s_caster_and_draws_the_best_direction_from_each_square(tmp_path):
+    tokens, png = tmp_path / "tokens.csv", tmp_path / "cone.png"
+    tokens.write_text(CAVE_TOKENS)
+    code, text, err = run_main("best", "@demo", "--shape", "cone", "--size", "30", "--caster", "Tor", "--move", "15",
+                               "--rules", "sw5e", "--tokens", tokens, "--hit", "enemy", "--avoid", "ally", "--limit",
+                               "1", "-o", png)
+    assert (code, err) == (0, "")
+    assert text.splitlines() == [
+        "cone 30 ft, sw5e burst from Tor at (7, 13) after a move of up to 15 ft, any range; hit enemy; avoid ally",
+        "1. direction 340: 3 hits, 0 avoided",
+        "   stand at (9, 12) after 10 ft: path (7, 13) -> (8, 13) -> (9, 12)",
+        "   hits: Snik (no cover), Mog (no cover), Ogre (no cover)",
+        f"picture: {png}",
+    ]
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_best_without_a_caster_places_the_area_anywhere(tmp_path):
+    (tmp_path / "tokens.csv").write_text(CAVE_TOKENS)
+    code, text, err = run_main("best", "@demo", "--shape", "sphere", "--size", "20", "--tokens",
+                               tmp_path / "tokens.csv", "--hit", "enemy", "--avoid", "ally", "--limit", "2")
+    assert (code, err) == (0, "")
+    assert text.splitlines() == [
+        "sphere 20 ft, starfinder burst anywhere (no caster); hit enemy; avoid ally",
+        "1. origin (13, 9): 4 hits, 0 avoided",
+        "   hits: Mog (no cover), Urg (no cover), Ogre (no cover), Snik (no cover)",
+        "2. origin (13, 10): 4 hits, 0 avoided",
+        "   hits: Mog (no cover), Urg (no cover), Ogre (no cover), Snik (no cover)",
+    ]
+    plans = ag.best_placements(ag.Sphere(20), caster=None, on=cave_party(), hit="enemy", avoid="ally", limit=2)
+    assert [(p.at, p.score) for p in plans] == [((13, 9), 4.0), ((13, 10), 4.0)]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--move", "30"], ("--move needs --caster (a square x,y or a creature's name); without one the area is "
+                           "placed anywhere, with no one casting it (not for cones and lines)")),
+        (["--range", "30"], "--range needs --caster"),
+        (["--shape", "cone"], "a cone needs --caster"),
+        (["--caster", "Kira", "--move", "-5"], "--move must be a distance in ft (the map's unit), 0 or more, got -5"),
+        (["--caster", "Kira", "--move", "nan"], "--move must be a distance in ft (the map's unit), 0 or more, got nan"),
+    ],
+)
+def test_best_move_and_caster_errors(tmp_path, options, message):
+    (tmp_path / "tokens.csv").write_text(CAVE_TOKENS)
+    shape = [] if "--shape" in options else ["--shape", "sphere"]
+    code, out, err = run_main("best", "@demo", *shape, "--size", "20", "--tokens", tmp_path / "tokens.csv",
+                              "--hit", "enemy", *options)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"aoegrid: error: {message}") and err.count("\n") == 1
+
+
+# --- aoegrid threat ----------------------------------------------------------
+
+
+def test_threat_counts_the_casters_reaching_each_square(tmp_path):
+    tokens, png, out = tmp_path / "tokens.csv", tmp_path / "threat.png", tmp_path / "threat.json"
+    tokens.write_text(CAVE_TOKENS)
+    done = run("threat", "@demo", "--shape", "sphere", "--size", "15", "--caster", "Urg", "--caster", "Mog",
+               "--range", "20", "--move", "10", "--tokens", tokens, "--spare", "enemy", "-o", png, "--json", out)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines() == [
+        ("sphere 15 ft, starfinder burst, range 20 ft, against a 1 x 1 creature; casters: Urg at (11, 8) moving up "
+        "to 10 ft, Mog at (13, 9) moving up to 10 ft; sparing enemy"),
+        "squares reached: 190 of 400 (49 by 1 caster, 141 by 2 casters)",
+        "  Urg: 171 squares",
+        "  Mog: 160 squares",
+        f"picture: {png}",
+    ]
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 50_000
+    record = export.validate(json.loads(out.read_text()))
+    t = ag.threat_map(ag.Sphere(15), casters=["Urg", "Mog"], range=20, move=10, on=cave_party(), spare="enemy")
+    assert (record["record"], record["count"], record["max_spared_hit"]) == ("threat", 190, 0)
+    assert record["squares"] == [[x, y, int(t.count[y, x])] for y, x in zip(*t.count.nonzero())]
+    assert [c["token"]["name"] for c in record["casters"]] == ["Urg", "Mog"]
+    for c in record["casters"]:
+        name = c["token"]["name"]
+        assert c["squares"] == [[x, y] for y, x in zip(*t.by_caster[name].nonzero())]
+    assert record["casters"][0]["moves"] == [[x, y] for y, x in zip(*t.moves[0].nonzero())]
+    assert record["spared"] == [[x, y, int(t.spared[y, x])] for y, x in zip(*np.isfinite(t.spared).nonzero())]
+    assert record["inputs"] == {"map": "@demo", "shape": "sphere", "size": 15.0, "caster": ["Urg", "Mog"],
+                                "range": "20", "level": 1, "move": [10.0], "tokens": str(tokens),
+                                "spare": ["enemy"], "max_spared_hit": 0, "creature_size": "medium",
+                                "rules": "starfinder", "mode": "burst", "direction": None, "width": None,
+                                "height": None, "units": None}
+    # Never overwritten without --force, and refused before the work.
+    again = run("threat", "@demo", "--shape", "sphere", "--size", "15", "--caster", "Urg", "--tokens", tokens,
+                "--json", out)
+    assert again.returncode == 2 and again.stderr == f"aoegrid: error: {out} exists; pass --force to overwrite it\n"
+
+
+def test_threat_json_to_stdout_with_squares_as_casters_and_a_large_creature(tmp_path):
+    (tmp_path / "tokens.csv").write_text(CAVE_TOKENS)
+    code, out, err = run_main("threat", "@demo", "--shape", "cone", "--size", "15", "--caster", "4,12", "--caster",
+                              "Urg", "--move", "0", "--move", "5", "--rules", "sw5e", "--direction", "E",
+                              "--direction", "S", "--creature-size", "large", "--tokens", tmp_path / "tokens.csv",
+                              "--json", "-")
+    assert code == 0
+    assert err.splitlines() == [
+        ("cone 15 ft, sw5e burst, any range, against a 2 x 2 creature; casters: caster 1 at (4, 12) moving up to "
+        "0 ft, Urg at (11, 8) moving up to 5 ft"),
+        "squares reached: 73 of 400 (73 by 1 caster)",
+        "  caster 1: 21 squares",
+        "  Urg: 52 squares",
+    ]
+    record = export.validate(json.loads(out))
+    m = cave_party()
+    t = ag.threat_map(ag.Cone(15), casters=[ag.Token(4, 12, name="caster 1"), m.token("Urg")], move=[0, 5], on=m,
+                      rules="sw5e", size="large", directions=["E", "S"])
+    assert record["size"] == {"width": 2, "height": 2} and record["spared"] is None
+    assert record["squares"] == [[x, y, int(t.count[y, x])] for y, x in zip(*t.count.nonzero())]
+    assert record["casters"][1]["moves"] == [[x, y] for y, x in zip(*t.moves[1].nonzero())]
+
+
+def test_threat_sparing_the_casters_side_up_to_a_number(tmp_path):
+    room = tmp_path / "room.txt"
+    room.write_text(ROOM)
+    common = ("threat", room, "--shape", "sphere", "--size", "10", "--range", "40", "--spare", "b")
+    code, text, err = run_main(*common, "--caster", "a", "--caster", "b")
+    assert (code, err) == (0, "")
+    assert text.splitlines() == [
+        ("sphere 10 ft, starfinder burst, range 40 ft, against a 1 x 1 creature; casters: a at (1, 1), b at (8, 4); "
+         "sparing b"),
+        "squares reached: 73 of 84 (31 by 1 caster, 42 by 2 casters)",
+        "  a: 58 squares",
+        "  b: 57 squares",
+    ]
+    # Three squares a reaches only with a burst that also catches b: counted when one spared creature may be hit.
+    code, out, err = run_main(*common, "--caster", "a", "--max-spared-hit", "1", "--json", "-")
+    assert code == 0 and err.splitlines()[:2] == [
+        "sphere 10 ft, starfinder burst, range 40 ft, against a 1 x 1 creature; casters: a at (1, 1); sparing b (at most 1)",
+        "squares reached: 61 of 84 (61 by 1 caster)"]
+    record = export.validate(json.loads(out))
+    m = ag.read_text_map(ROOM)
+    t = ag.threat_map(ag.Sphere(10), casters=["a"], range=40, on=m, spare=[m.token("b")], max_spared_hit=1)
+    assert record["max_spared_hit"] == 1 and record["count"] == int(t.mask.sum()) == 61
+    assert record["spared"] == [[x, y, int(t.spared[y, x])] for y, x in zip(*np.isfinite(t.spared).nonzero())]
+    assert sum(k for _, _, k in record["spared"]) == 3
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--caster", "Urg", "--move", "-5"], "--move must be a distance in ft (the map's unit), 0 or more, got -5"),
+        (["--caster", "Zed"], ("--caster 'Zed' is neither a square x,y nor a creature: no token labelled 'Zed' on "
+                               "this map; its tokens are 'Kira', 'Tor', 'Urg'")),
+        (["--caster", "Urg", "--caster", "Mog", "--caster", "4,5", "--move", "5", "--move", "10"],
+         "--move given 2 times for 3 casters: give one --move for all, or one per --caster, in order"),
+        (["--caster", "Urg", "--caster", "Urg"], "--caster Urg is given twice; each caster counts once"),
+        (["--caster", "Urg", "--max-spared-hit", "-1"], "--max-spared-hit must be 0 or more, got -1"),
+        (["--caster", "Urg", "--spare", "friend"], "--spare friend: no creature on the map has that tag or name"),
+        (["--caster", "Urg", "--creature-size", "blob"], "--creature-size 'blob': unknown Token size 'blob'"),
+        (["--caster", "Urg", "--direction", "E", "--direction", "S"],
+         "a sphere keeps one --direction (its own); several are tried only for cones and lines"),
+        (["--caster", "Urg", "--rules", "sw"], "savage-worlds rules measure in inches: add --units in"),
+    ],
+)
+def test_threat_bad_options_exit_2_with_one_line(tmp_path, options, message):
+    (tmp_path / "tokens.csv").write_text(CAVE_TOKENS)
+    code, out, err = run_main("threat", "@demo", "--shape", "sphere", "--size", "15", "--tokens",
+                              tmp_path / "tokens.csv", *options, "-o", tmp_path / "t.png")
+    assert (code, out) == (2, "")
+    assert err.startswith(f"aoegrid: error: {message}") and err.count("\n") == 1
+    assert not (tmp_path / "t.png").exists()
 
 
 ROOM = """
@@ -477,6 +690,31 @@ def test_demo_never_overwrites_and_takes_devices(tmp_path):
     assert null.stdout.splitlines()[-1] == "picture: /dev/null"
     forced = run("demo", "--out", mine, "--force")
     assert forced.returncode == 0 and mine.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_demo_never_imports_matplotlib(tmp_path):
+    """The demo's picture is drawn with numpy and Pillow: importing matplotlib alone would take longer."""
+    code = ("import sys; from aoegrid.cli import main; code = main(['demo', '-o', 'demo.png']); "
+            "print(code, sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=300,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "0 []"
+    assert (tmp_path / "demo.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("args", [
+    ["area", "@demo", "--shape", "sphere", "--size", "20", "--at", "11,8", "--json", "out.json"],
+    ["threat", "@demo", "--shape", "sphere", "--size", "15", "--caster", "4,5", "--move", "10", "--json", "out.json"],
+])
+def test_json_alone_never_imports_matplotlib(tmp_path, args):
+    code = (f"import sys; from aoegrid.cli import main; code = main({args!r}); "
+            "print(code, sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, timeout=300,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "0 []"
+    assert json.loads((tmp_path / "out.json").read_text())["schema"] == "aoegrid/1"
 
 
 def test_version_and_debug_after_the_subcommand(tmp_path):

@@ -221,6 +221,40 @@ def test_score_map_and_best_placement(party: tuple[ag.BattleMap, ag.Token], monk
     assert w.scores is None and w.score_layer == {} and "aoegrid-best" not in w.summary
 
 
+def test_the_score_map_honours_a_move_first(party: tuple[ag.BattleMap, ag.Token]) -> None:
+    m, kira = party
+    short = {"caster": kira, "range": 30, "on": m, "hit": {"enemy"}, "avoid": {"ally"}}
+    w = ag.explore(m, caster=kira, range=30, move=15, at=(5, 5))
+    assert w.move == 15.0 and w.scores is None
+    w.set_state({"show_scores": True})
+    assert np.array_equal(w.scores, ag.placement_scores(ag.Sphere(20), **short, move=15), equal_nan=True)
+    best = ag.best_placements(ag.Sphere(20), **short, move=15)[0]
+    assert w.best is not None and (w.best.at, w.best.score, w.best.cost) == (best.at, best.score, best.cost)
+    assert (w.best.at, w.best.stand.x, w.best.stand.y, w.best.path) == ((12, 11), 5, 11, ((3, 12), (4, 12), (5, 11)))
+    assert "best at (12, 11) standing at (5, 11) after 10 ft: 4 (Mog, Snik, Urg, Ogre)" in w.summary
+    assert "path walked, stand" in w.summary                # in the key
+    # Sent as data: the path through the squares' centres, the square stood on just inside its edges.
+    color, width, points, stand = w.score_layer["path"]
+    assert color == plotting.PATH_COLOR and width > 0
+    assert points == [3.5, 12.5, 4.5, 12.5, 5.5, 11.5] and stand == pytest.approx([5.12, 11.12, 5.88, 11.88])
+    w.move = None                                          # from where Kira stands: 30 ft reaches only Urg
+    assert w.best is not None and w.best.stand is None and (w.best.at, w.best.score) == ((8, 9), 1.0)
+    assert "path" not in w.score_layer and "standing" not in w.summary and "path walked" not in w.summary
+    w.move = 15
+    w.shape = ag.Cone(30, "E")                             # per square Kira can move to, the best direction's score
+    cone = ag.placement_scores(ag.Cone(30), **{**short, "range": None}, move=15)
+    assert w.scores is not None and w.scores.shape == (20, 20)
+    assert np.array_equal(w.scores, cone, equal_nan=True)
+    assert w.score_layer["lattice"] == [1.0, 0.5, 20, 0.5]  # whole squares, centred on the squares
+    index = np.frombuffer(base64.b64decode(w.score_layer["index"]), dtype=np.uint8).reshape(20, 20)
+    assert np.array_equal(index == 254, np.isnan(cone))
+    with pytest.raises(ag.InvalidValueError, match=r"move must be 0 or more, got -5"):
+        w.move = -5
+    with pytest.raises(ag.InvalidValueError, match=r"move moves the caster before it casts: give explore\(\.\.\., "
+                                                   r"caster=\) a Token, got \(3, 12\)"):
+        ag.explore(m, caster=(3, 12), move=10)
+
+
 def test_with_a_caster_placements_at_a_point_are_checked() -> None:
     c = ag.Token(5, 4, name="c")
     m = ag.BattleMap(ag.Grid(16, 10), [ag.Wall((8, 0), (8, 10))],

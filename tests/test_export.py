@@ -7,6 +7,7 @@ from importlib import resources
 from pathlib import Path
 
 import jsonschema
+import numpy as np
 import pytest
 
 import aoegrid as ag
@@ -19,6 +20,7 @@ from aoegrid.export import (
     map_record,
     placement_record,
     schema,
+    threat_record,
     validate,
 )
 
@@ -174,6 +176,78 @@ def test_placement_records():
     r = valid(placement_record(cone))
     assert r["at"] == {"space": {"x": 1, "y": 1, "width": 1, "height": 1}, "token": "me"}
     assert isinstance(r["direction"], float)
+
+
+def test_placement_records_say_where_the_caster_stands_after_moving():
+    m = ag.BattleMap(ag.Grid(14, 14), tokens=[
+        ag.Token(6, 6, name="orc", tags={"enemy"}), ag.Token(7, 6, name="goblin", tags={"enemy"}),
+        ag.Token(1, 1, name="me"), ag.Token(9, 9, name="ally", tags={"friend"})])
+    moved = ag.best_placements(ag.Sphere(10), caster=m.token("me"), range=15, on=m, hit="enemy", avoid="friend",
+                               move=20, limit=2)
+    r = valid(placement_record(moved[0]))
+    assert (r["at"], r["score"], r["distance"]) == ({"point": [7.0, 5.0]}, 2.0, 15.0)
+    assert (r["stand"], r["path"], r["cost"]) == ([4, 2], [[1, 1], [2, 1], [3, 1], [4, 2]], 15.0)
+    assert [(p.stand.x, p.stand.y) for p in moved] == [(4, 2), (4, 2)]
+    assert list(r)[-3:] == ["stand", "path", "cost"]
+    cone = ag.best_placements(ag.Cone(15), caster=m.token("me"), on=m, hit="enemy", max_avoid=None, move=20)[0]
+    c = valid(placement_record(cone))   # a cone starts where its caster stands
+    assert c["at"] == {"space": {"x": 4, "y": 4, "width": 1, "height": 1}, "token": "me"}
+    assert (c["stand"], c["path"], c["cost"]) == ([4, 4], [[1, 1], [2, 2], [3, 3], [4, 4]], 20.0)
+    still = valid(placement_record(ag.best_placements(ag.Sphere(10), caster=m.token("me"), range=60, on=m,
+                                                      hit="enemy")[0]))
+    assert (still["stand"], still["path"], still["cost"]) == (None, [], 0.0)
+
+
+def test_records_written_before_the_optional_fields_still_validate():
+    """aoegrid/1 gains optional fields only: a placement without stand, path and cost, a map without terrain."""
+    m = ag.BattleMap(ag.Grid(8, 8), tokens=[ag.Token(5, 5, name="orc", tags={"enemy"}), ag.Token(0, 0, name="me")])
+    old = placement_record(ag.best_placements(ag.Sphere(10), caster=m.token("me"), on=m, hit="enemy")[0])
+    for key in ("stand", "path", "cost"):
+        del old[key]
+    valid(old)
+    old_map = map_record(m)
+    del old_map["terrain"]
+    valid(old_map)
+    bad = placement_record(ag.best_placements(ag.Sphere(10), caster=m.token("me"), on=m, hit="enemy", move=5)[0])
+    bad["cost"] = -5.0
+    with pytest.raises(ag.InvalidValueError, match=r"at cost: -5\.0 is less than the minimum of 0"):
+        validate(bad)
+
+
+def test_map_records_carry_the_terrain():
+    m = ag.read_text_map("########\n#a.~~..#\n#..^%..#\n#....b.#\n########")
+    r = valid(map_record(m))
+    assert r["terrain"] == {"difficult": [[3, 1], [4, 1]], "greater-difficult": [[3, 2]], "impassable": [[4, 2]]}
+    assert valid(map_record(corridor()))["terrain"] is None
+
+
+def test_threat_records():
+    m = ag.BattleMap(ag.Grid(7, 3), tokens=[ag.Token(3, 1, name="pal", tags={"ally"})])
+    t = ag.threat_map(ag.Sphere(5), casters=[ag.Token(0, 1, name="a")], range=15, on=m, spare="ally")
+    r = valid(threat_record(t, inputs={"shape": "sphere", "size": 5.0, "range": 15, "spare": ["ally"]}))
+    assert list(r) == ["schema", "record", "inputs", "grid", "map", "size", "casters", "count", "squares",
+                       "max_spared_hit", "spared"]
+    assert (r["record"], r["inputs"]["spare"], r["size"], r["max_spared_hit"]) == (
+        "threat", ["ally"], {"width": 1, "height": 1}, 0)
+    # Pal's square and the one past it are reached only by bursts that catch pal: not counted, spared 1.
+    assert r["count"] == 13 and r["squares"][5:9] == [[0, 1, 1], [1, 1, 1], [2, 1, 1], [0, 2, 1]]
+    assert [3, 1, 1] in r["spared"] and [4, 1, 1] in r["spared"] and [2, 1, 0] in r["spared"]
+    assert len(r["spared"]) == 15 and not any(x >= 5 for x, _, _ in r["spared"])
+    (caster,) = r["casters"]
+    assert caster["token"]["name"] == "a" and caster["moves"] == [[0, 1]]
+    assert caster["squares"] == [[x, y] for x, y, _ in r["squares"]]
+    # Two casters, one moving: the counts and each caster's squares are threat_map's.
+    text = ag.read_text_map("########\n#a.~~..#\n#..^%..#\n#....b.#\n########")
+    two = ag.threat_map(ag.Sphere(5), casters=["a", "b"], range=5, move=[0, 10], on=text)
+    r = valid(threat_record(two))
+    assert r["spared"] is None and r["max_spared_hit"] is None and r["map"] == {"source": "<text>", "format": "text"}
+    assert r["squares"] == [[x, y, int(two.count[y, x])] for y, x in zip(*np.nonzero(two.count))]
+    assert [1, 1, 2] in r["squares"] and r["count"] == int(np.count_nonzero(two.count))
+    assert r["casters"][1]["moves"] == [[x, y] for y, x in zip(*np.nonzero(two.moves[1]))]
+    assert r["casters"][1]["squares"] == [[x, y] for y, x in zip(*np.nonzero(two.by_caster["b"]))]
+    r["squares"][0] = [1, 1]
+    with pytest.raises(ag.InvalidValueError, match=r"at squares\[0\]: \[1, 1\] is too short"):
+        validate(r)
 
 
 def test_batch_and_error_records_echo_inputs_with_their_types():

@@ -155,3 +155,95 @@ def test_add_templates_refuses_to_overwrite_and_checks_what_it_writes(tmp_path):
     with pytest.raises(MapFileError, match=r"hall2\.json: templates must be a list, got 3 \(a number\)"):
         add_templates(write(tmp_path / "hall2.json", scene(templates=3)), [t], tmp_path / "bad.json")
     assert not (tmp_path / "bad.json").exists()
+
+
+# --- regions: terrain for movement (issue 19) -----------------------------------------------------------------------
+
+
+def region(name, shapes, walk, **behaviour):
+    """A v12 region with one modifyMovementCost behaviour of walking difficulty ``walk``."""
+    return {"_id": name, "name": name, "color": "#884400", "shapes": shapes,
+            "elevation": {"bottom": None, "top": None}, "visibility": 0, "locked": False, "flags": {},
+            "behaviors": [{"_id": f"{name}-b", "name": "", "type": "modifyMovementCost",
+                           "system": {"difficulties": {"walk": walk, "fly": 1, "swim": 1}},
+                           "disabled": False, "flags": {}, **behaviour}]}
+
+
+def rect(sx, sy, w, h, **fields):
+    """A rectangle over squares (sx, sy) to (sx + w - 1, sy + h - 1), in the scene's pixels (padding 300, 200)."""
+    return {"type": "rectangle", "x": 300 + sx * 100, "y": 200 + sy * 100, "width": w * 100, "height": h * 100,
+            "rotation": 0, "hole": False, **fields}
+
+
+def test_movement_cost_regions_become_terrain(tmp_path):
+    regions = [
+        # Mud over squares 0..3 x 0..1 but a hole at (1, 0): difficult.
+        region("mud", [rect(0, 0, 4, 2), rect(1, 0, 1, 1, hole=True)], 2),
+        # A bog of polygon points: greater difficult (3: PF2e's +10 ft on a 5-ft step).
+        region("bog", [{"type": "polygon", "points": [800, 200, 1000, 200, 1000, 400, 800, 400], "hole": False}], 3),
+        # A chasm: walking is impossible (a blank difficulty).
+        region("chasm", [{"type": "circle", "x": 300 + 700, "y": 200 + 500, "radius": 120, "hole": False}], None),
+        # A vertical ellipse (turned 90 degrees): 1.5, difficult.
+        region("reeds", [{"type": "ellipse", "x": 300 + 200, "y": 200 + 600, "radiusX": 150, "radiusY": 60,
+                          "rotation": 90, "hole": False}], 1.5),
+        # Overlapping the mud: multiplied, 2 x 2 = 4: greater difficult.
+        region("deep", [rect(3, 1, 1, 1)], 2),
+        # Free movement and no change: open ground.
+        region("road", [rect(5, 6, 3, 1)], 1),
+        region("haste", [rect(5, 7, 3, 1)], 0.5),
+        # Not read: disabled, or another behaviour.
+        region("off", [rect(9, 0, 1, 8)], 2, disabled=True),
+        {"name": "music", "shapes": [rect(0, 7, 2, 1)], "behaviors": [{"type": "executeMacro", "system": {}}]},
+    ]
+    m = read_foundry(write(tmp_path / "hall.json", scene(regions=regions)))
+    assert m.terrain.tolist() == [
+        [1, 0, 1, 1, 0, 2, 2, 0, 0, 0],
+        [1, 1, 1, 2, 0, 2, 2, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 3, 3, 0, 0],
+        [0, 1, 1, 0, 0, 0, 3, 3, 0, 0],
+        [0, 1, 1, 0, 0, 0, 0, 0, 0, 0],
+        [0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    ]
+    assert m.info.notes == ("skipped 1 region without a modifyMovementCost behaviour (not read)",
+                            "skipped 1 disabled modifyMovementCost behaviour")
+    # Movement reads it: 10 ft a square of mud under 5e, then 5 into the hole; the chasm impassable.
+    assert ag.path_distance(m, (0, 2), (1, 0), rules="sw5e") == 15.0
+    assert ag.path_distance(m, (0, 2), (0, 0), rules="sw5e") == 20.0
+    assert ag.path_distance(m, (6, 3), (6, 4)) == float("inf")
+
+
+def test_regions_rotated_and_of_unread_shapes(tmp_path):
+    # A 3 x 1 rectangle turned 90 degrees about its centre (square (2, 1)'s centre): squares (2, 0) to (2, 2).
+    turned = region("turned", [rect(1, 1, 3, 1, rotation=90)], 2)
+    odd = region("odd", [{"type": "token", "hole": False}, rect(8, 7, 1, 1)], 2)
+    m = read_foundry(write(tmp_path / "hall.json", scene(regions=[turned, odd])))
+    assert sorted(zip(*map(list, (m.terrain != 0).nonzero()))) == [(0, 2), (1, 2), (2, 2), (7, 8)]
+    assert m.info.notes == (("regions[1].shapes[0] is a 'token' shape, not read (aoegrid reads rectangle, circle, "
+                            "ellipse, polygon): skipped"),)
+
+
+@pytest.mark.parametrize(("regions", "match"), [
+    ("mud", r"regions must be a list, got \"mud\" \(a string\)"),
+    ([region("mud", [rect(0, 0, 1, 1)], -1)], (r"regions\[0\]\.behaviors\[0\]\.system\.difficulties\.walk must be 0 or "
+                                              r"more \(a cost multiplier\), got -1")),
+    ([region("mud", [rect(0, 0, 1, 1)], "2")], (r"regions\[0\]\.behaviors\[0\]\.system\.difficulties\.walk must be a "
+                                               r"number, got \"2\"")),
+    ([region("mud", [rect(0, 0, 1, 1, width=-100)], 2)], r"regions\[0\]\.shapes\[0\]\.width must be a positive number"),
+    ([region("mud", [{"type": "polygon", "points": [0, 0, 100]}], 2)],
+     r"regions\[0\]\.shapes\[0\]\.points must be 3 or more points as \[x0, y0, x1, y1, \.\.\.\], got 3 numbers"),
+    ([region("mud", "box", 2)], r"regions\[0\]\.shapes must be a list"),
+])
+def test_bad_regions_name_the_field(tmp_path, regions, match):
+    with pytest.raises(MapFileError, match=match):
+        read_foundry(write(tmp_path / "hall.json", scene(regions=regions)))
+
+
+def test_a_region_without_a_walking_difficulty_changes_nothing(tmp_path):
+    mud = region("mud", [rect(0, 0, 2, 2)], 2)
+    del mud["behaviors"][0]["system"]["difficulties"]["walk"]
+    m = read_foundry(write(tmp_path / "hall.json", scene(regions=[mud])))
+    assert not m.has_terrain
+    assert m.info.notes == (("regions[0].behaviors[0].system.difficulties.walk is missing: regions[0]'s "
+                            "modifyMovementCost behaviour read as not changing walking"),)

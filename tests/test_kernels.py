@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 import aoegrid as ag
 from aoegrid import _kernels, _meets, _sweep
 from aoegrid._boxes import SegmentGrid
-from aoegrid._paths import shortest_paths, step_bits
+from aoegrid._paths import cheapest_paths, shortest_paths, step_bits
 from aoegrid.options import Diagonals
 from aoegrid.raster import Window
-from aoegrid.spread import StepMasks, path_distance
+from aoegrid.spread import StepMasks, path_distance, step_costs
 from aoegrid.visibility import OriginOnWallError, visibility
 
 compiled_too = pytest.mark.skipif(importlib.util.find_spec("numba") is None,
@@ -159,9 +159,51 @@ def test_shortest_paths_same_both_ways(n, seed, diagonals, limit, density):
 
 
 @compiled_too
+@settings(max_examples=15, deadline=None)
+@given(n=sizes(cheapest_paths), seed=st.integers(0, 2**32 - 1),
+       diagonals=st.sampled_from(list(Diagonals)), terrain=st.sampled_from(list(ag.TerrainCost)),
+       limit=st.sampled_from([math.inf, 0.0, 3.5, 40.0]), per_step=st.booleans())
+def test_movement_paths_same_both_ways(n, seed, diagonals, terrain, limit, per_step):
+    """Step costs by terrain kind (one per square, or per step into it) and the way back, both ways."""
+    rng = np.random.default_rng(seed)
+    w = int(rng.integers(1, max(2, int(math.sqrt(n) * 2))))
+    h = max(1, n // w)
+    blocked = np.packbits(rng.random((h, w, 8)) < 0.1, axis=-1, bitorder="little")[..., 0]
+    kinds = rng.choice(np.array([0, 0, 1, 2, 3], dtype=np.int8), (8 if per_step else 1) * h * w)
+    start = np.where(rng.random((h, w)) < 0.02, 0.0, np.inf)
+    start.flat[0] = 0.0
+    layers, table = step_costs(diagonals, terrain)
+    args = (start, np.zeros(h * w, np.int8), blocked, kinds, h * w if per_step else 0, table, h, w, layers, limit)
+    assert_same_both_ways(lambda: [np.asarray(a) for a in _kernels.run(cheapest_paths, layers * h * w, *args)])
+    assert_same_both_ways(lambda: np.asarray(_kernels.run(shortest_paths, layers * h * w, *args)))
+
+
+@compiled_too
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), rules=st.sampled_from(["starfinder", "pf2e", "sw5e"]),
+       size=st.sampled_from(["medium", "large", "huge"]))
+def test_reachable_same_both_ways(seed, rules, size):
+    rng = np.random.default_rng(seed)
+    segs = random_walls(rng, 60, 40)
+    kinds = rng.choice(np.array([0, 0, 0, 1, 2, 3], dtype=np.int8), (40, 40))
+    kinds[18:23, 18:23] = 0
+    m = ag.BattleMap(ag.Grid(40, 40), walls=[ag.Wall(s[:2], s[2:]) for s in segs.tolist()], terrain=kinds)
+    me = ag.Token(20, 20, size=size, tags={"ally"})
+
+    def reach():
+        try:
+            r = ag.reachable(me, 60, on=m, rules=rules)
+        except ag.InvalidValueError:  # a wall through its space
+            return "refused"
+        return [r.cost, r.mask, [r.path(x, y) for x, y in r.squares[::7]]]
+
+    assert_same_both_ways(reach)
+
+
+@compiled_too
 @settings(max_examples=12, deadline=None)
-@given(n=sizes(step_bits, 16.0), seed=st.integers(0, 2**32 - 1))
-def test_step_bits_same_both_ways(n, seed):
+@given(n=sizes(step_bits, 16.0), seed=st.integers(0, 2**32 - 1), cut=st.booleans())
+def test_step_bits_same_both_ways(n, seed, cut):
     rng = np.random.default_rng(seed)
     size = int(max(10.0, math.sqrt(n) * 2))
     segs = random_walls(rng, n, size)
@@ -169,7 +211,7 @@ def test_step_bits_same_both_ways(n, seed):
     segs = np.vstack([segs, [[-5.0, 3.5, size + 5.0, 3.5], [2.0, -1e6, 2.0, 1e6]]])
     one_way = rng.choice([0, 0, 1, -1], len(segs)).astype(np.int8)
     window = Window(*map(int, rng.integers(-3, size // 2, 2)), *map(int, rng.integers(1, size, 2)))
-    assert_same_both_ways(lambda: StepMasks(size, size, segs, one_way).window(window))
+    assert_same_both_ways(lambda: StepMasks(size, size, segs, one_way, cut=cut).window(window))
 
 
 def test_origin_on_a_wall_is_refused_both_ways():

@@ -196,6 +196,78 @@ def test_scores_on_intersections_best_outlined_and_a_colour_bar():
     assert bar.get_ylabel() == "enemies reached" and [t for t in bar.get_yticks()] == [0, 1, 2, 3]
 
 
+def test_a_best_placement_after_a_move_shows_the_path_walked_and_the_square_stood_on():
+    m, wizard, kw = score_scene()
+    kw["range"] = 20
+    assert ag.best_placements(ag.Sphere(10), **kw)[0].score == 0.0   # nothing to hit from where it stands
+    best = ag.best_placements(ag.Sphere(10), **kw, move=25)[0]
+    assert (best.at, best.score, best.cost) == ((8, 2), 3.0, 15.0)
+    scores = ag.placement_scores(ag.Sphere(10), **kw, move=25)
+    artists = plotting.plot_scores(scores, m, best=best, caster=wizard, label="enemies reached")
+    line = by_label(artists, "path walked (15 ft)")
+    # Through the centres of the squares stepped on, from the caster's square to where it stands.
+    assert line.get_xdata().tolist() == [1.5, 2.5, 3.5, 4.5] and line.get_ydata().tolist() == [6.5, 6.5, 6.5, 5.5]
+    stand = by_label(artists, "stand")
+    assert (stand.get_x(), stand.get_y(), stand.get_width()) == pytest.approx((4.12, 5.12, 0.76))
+    assert tuple(stand.get_edgecolor()[:3]) == pytest.approx(to_rgba(plotting.PATH_COLOR)[:3])
+    texts = [t.get_text() for t in by_label(artists, "legend").get_texts()]
+    assert "path walked (15 ft)" in texts and "stand" in texts and texts.count("path walked (15 ft)") == 1
+    still = plotting.plot_scores(ag.placement_scores(ag.Sphere(10), **kw), m, caster=wizard,
+                                 best=ag.best_placements(ag.Sphere(10), **kw)[0])
+    assert not any(a.get_label() == "stand" or a.get_label().startswith("path") for a in still)
+
+
+def test_plot_path_of_a_bare_path_and_of_a_large_creature(tmp_path):
+    m, _, _ = score_scene()
+    big = ag.Token(0, 4, size="large", name="big")
+    path = ag.reachable(big, 20, on=m).path(3, 5)
+    assert path == [(0, 4), (1, 4), (2, 5), (3, 5)]
+    drawn = plotting.plot_path(path, on=m, size=big.footprint, cost=15.0, legend=True, title="the big one walks")
+    line = by_label(drawn, "path walked (15 ft)")
+    assert line.get_xdata().tolist() == [1.0, 2.0, 3.0, 4.0] and line.get_ydata().tolist() == [5.0, 5.0, 6.0, 6.0]
+    arrows = next(a for a in drawn if a.get_label() == "path walked (15 ft)" and a is not line)
+    assert arrows.U.tolist() == [1.0, 1.0, 1.0] and arrows.V.tolist() == [0.0, 1.0, 0.0]  # one arrow a step
+    stand = by_label(drawn, "stand")
+    assert (stand.get_x(), stand.get_y(), stand.get_width(), stand.get_height()) == pytest.approx((3.12, 5.12, 1.76, 1.76))
+    assert {"wall", "grid", "legend", "title"} <= {a.get_label() for a in drawn}   # the map underneath, on its own
+    plotting.save(drawn, tmp_path / "path.png")
+    assert (tmp_path / "path.png").read_bytes()[:4] == b"\x89PNG"
+    bare = plotting.plot_path([(2, 2)], on=ag.Grid(5, 5))        # no move: only where it stands
+    assert [a.get_label() for a in bare if a.get_label() != "grid"] == ["stand"]
+    with pytest.raises(ag.InvalidValueError, match=r"plot_path draws a bare path on a map: pass on="):
+        plotting.plot_path(path)
+    with pytest.raises(ag.InvalidValueError, match=r"a path holds at least the square it starts on, got none"):
+        plotting.plot_path([], on=m)
+    _, _, kw = score_scene()
+    still = ag.best_placements(ag.Sphere(10), **kw)[0]
+    with pytest.raises(ag.InvalidValueError, match=r"this placement's caster does not move first"):
+        plotting.plot_path(still)
+
+
+def test_terrain_is_tinted_and_hatched_by_kind():
+    m = ag.read_text_map("########\n#a.~~..#\n#..^%%.#\n#....b.#\n########")
+    drawn = plotting.plot_map(m, legend=True)
+    difficult = by_label(drawn, "difficult terrain")
+    greater = by_label(drawn, "greater difficult terrain")
+    impassable = by_label(drawn, "impassable")
+    assert square_corners(difficult) == [(3, 1), (4, 1)] and square_corners(greater) == [(3, 2)]
+    assert square_corners(impassable) == [(4, 2), (5, 2)]
+    assert (difficult.get_hatch(), greater.get_hatch(), impassable.get_hatch()) == ("//", "xx", None)
+    for coll, kind in ((difficult, ag.Terrain.DIFFICULT), (greater, ag.Terrain.GREATER_DIFFICULT),
+                       (impassable, ag.Terrain.IMPASSABLE)):
+        _, face, alpha, _, _ = plotting.TERRAIN_STYLES[kind]
+        assert tuple(coll.get_facecolor()[0]) == pytest.approx(to_rgba(face, alpha))
+        assert coll.get_zorder() < by_label(drawn, "wall").get_zorder()
+    texts = [t.get_text() for t in by_label(drawn, "legend").get_texts()]
+    assert {"difficult terrain", "greater difficult terrain", "impassable"} <= set(texts)
+    # A map without terrain draws none, and neither does an area's picture on it.
+    plain = plotting.plot_area(ag.area(ag.Sphere(10), at=(4, 4), on=walled_map()))
+    assert not any("terrain" in a.get_label() or a.get_label() == "impassable" for a in plain)
+    assert list(plotting.plot_terrain(walled_map())) == []
+    on_terrain = plotting.plot_area(ag.area(ag.Sphere(5), at=(3, 2), on=m))
+    assert square_corners(by_label(on_terrain, "impassable")) == [(4, 2), (5, 2)]
+
+
 def test_scores_on_square_centres_fill_the_squares(tmp_path):
     m, _, kw = score_scene()
     scores = ag.placement_scores(ag.Sphere(10), **kw, rules="sw5e")[1::2, 1::2]   # the square centres

@@ -1,6 +1,7 @@
 """Tactics: legal origins per preset, the best placement, score maps, exact against brute force."""
 
 import math
+import re
 import warnings
 
 import numpy as np
@@ -459,12 +460,17 @@ def scenes(draw, side=8):
     }
 
 
+def searched(s):
+    """The search options of a scene: hit the enemies, avoid the allies."""
+    return {"rules": s["rules"], "mode": s["mode"], "hit": {"enemy"}, "avoid": {"ally"}, "max_avoid": s["max_avoid"],
+            "directions": s["directions"], "elevation": s["elevation"]}
+
+
 @settings(max_examples=120, deadline=None)
 @given(scenes(), st.integers(1, 4))
 def test_best_placements_and_scores_equal_brute_force(scene, limit):
     s = scene
-    common = {"rules": s["rules"], "mode": s["mode"], "hit": {"enemy"}, "avoid": {"ally"},
-              "max_avoid": s["max_avoid"], "directions": s["directions"], "elevation": s["elevation"]}
+    common = searched(s)
     want = brute(s["shape"], s["caster"], s["rng"], s["m"], s["rules"], s["mode"], {"enemy"}, {"ally"},
                  s["max_avoid"], s["directions"], s["elevation"])
     plans = ag.best_placements(s["shape"], caster=s["caster"], range=s["rng"], on=s["m"], limit=limit, **common)
@@ -514,3 +520,321 @@ def test_every_origin_area_accepts_on_the_lattices_is_searched(scene):
             if s["max_avoid"] is None or sum("ally" in t.tags for t in reached) <= s["max_avoid"]:
                 top = hits if top is None else max(top, hits)
     assert (best[0].score if best else None) == top
+
+
+# --- move, then place (issue 19) -------------------------------------------------
+
+
+def brute_moving(shape, caster, rng, m, rules, move, mode="burst", hit=None, avoid=None, max_avoid=0,
+                 directions=None, elevation=0.0, score=None, need=None):
+    """Every placement best_placements finds from every square the caster can reach, best first:
+    (key, placement, stand square, cost); a point of origin once, from its best stand."""
+    reach = move if isinstance(move, ag.Reach) else ag.reachable(caster, move, on=m, rules=rules)
+    on_map = any(t is caster for t in m.tokens)
+    rows = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ag.AoegridWarning)  # a wall through the moved caster is fine here
+        for x, y in reach.squares:
+            here = m.move_token(caster, x, y) if on_map else m
+            cost = float(reach.cost[y, x])
+            w, h = caster.footprint
+            for p in ag.best_placements(shape, caster=caster.moved_to(x, y), range=rng, on=here, rules=rules,
+                                        mode=mode, hit=hit, avoid=avoid, max_avoid=max_avoid, directions=directions,
+                                        elevation=elevation, score=score, need=need, limit=100_000):
+                ay, ax = (y + h / 2, x + w / 2) if isinstance(p.at, ag.Token) else (p.at[1], p.at[0])
+                key = (-p.score, cost, len(p.avoided), p.distance, ay, ax, p.direction or 0.0, y, x)
+                rows.append((key, p, (x, y), cost))
+    rows.sort(key=lambda r: r[0])
+    if not isinstance(shape, (ag.Cone, ag.Line)):
+        seen = set()
+        rows = [r for r in rows if not (r[1].at in seen or seen.add(r[1].at))]
+    return rows
+
+
+def brute_moving_scores(shape, caster, rng, m, rules, move, **options):
+    """placement_scores from every square the caster can reach: per point the best (per square for cones)."""
+    reach = ag.reachable(caster, move, on=m, rules=rules)
+    on_map = any(t is caster for t in m.tokens)
+    out = None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ag.AoegridWarning)
+        for x, y in reach.squares:
+            here = m.move_token(caster, x, y) if on_map else m
+            v = ag.placement_scores(shape, caster=caster.moved_to(x, y), range=rng, on=here, rules=rules, **options)
+            if isinstance(shape, (ag.Cone, ag.Line)):
+                out = np.full(m.grid.shape, np.nan) if out is None else out
+                out[y, x] = np.nanmax(v) if np.isfinite(v).any() else np.nan
+            else:
+                out = v if out is None else np.fmax(out, v)
+    return out
+
+
+def summary(plans):
+    """What must agree: the point (or the caster's square) and direction, score, avoided, distance, origin."""
+    return [(p.at if not isinstance(p.at, ag.Token) else (p.at.x, p.at.y), p.direction, p.score, len(p.avoided),
+             p.distance, p.origin if not isinstance(p.origin, ag.Token) else (p.origin.x, p.origin.y)) for p in plans]
+
+
+@st.composite
+def moving_scenes(draw):
+    """A scene of ``scenes()`` whose caster moves first: any size, on the map or not, over terrain, past fog."""
+    s = draw(scenes(side=7))
+    m = s["m"]
+    w, h = m.grid.width, m.grid.height
+    size = draw(st.sampled_from(["medium", "medium", "large", (2, 1)]))
+    fw, fh = ag.Token(0, 0, size=size).footprint
+    assume(fw <= w and fh <= h)
+    caster = ag.Token(draw(st.integers(0, w - fw)), draw(st.integers(0, h - fh)), size=size, name="caster",
+                      tags=draw(st.sampled_from([set(), {"ally"}, {"enemy"}])))
+    tokens = list(m.tokens)
+    if draw(st.booleans()):
+        tokens.insert(draw(st.integers(0, len(tokens))), caster)
+    terrain = None
+    if draw(st.booleans()):
+        terrain = np.array(draw(st.lists(st.sampled_from([0, 0, 0, 1, 2, 3]), min_size=w * h, max_size=w * h)),
+                           dtype=np.int8).reshape(h, w)
+    fog = []
+    if draw(st.integers(0, 3)) == 0:  # sight-only walls: out of sight need not mean a wall ahead (SW5e)
+        x0, y0 = draw(st.integers(0, 2 * w - 2)) / 2, draw(st.integers(0, 2 * h - 2)) / 2
+        x1, y1 = x0 + draw(st.integers(1, 4)) / 2, y0 + draw(st.integers(1, 4)) / 2
+        fog.append([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ag.AoegridWarning)
+        m = ag.BattleMap(m.grid, walls=m.walls, tokens=tokens, terrain=terrain, fog=fog)
+    square = m.grid.square
+    # Short ranges, so that moving matters.
+    rng = s["rng"] if s["rng"] is None else square * draw(st.sampled_from([0, 1, 1, 2, 3]))
+    return {**s, "m": m, "caster": caster, "rng": rng, "move": square * draw(st.sampled_from([0, 1, 2, 3, 4])),
+            "need": draw(st.sampled_from([None, None, None, "sight", "both"]))}
+
+
+@settings(max_examples=80, deadline=None)
+@given(moving_scenes(), st.integers(1, 3))
+def test_move_then_place_equals_brute_force_from_every_reachable_square(scene, limit):
+    s = scene
+    options = {**searched(s), "need": s["need"]}
+    try:
+        ag.reachable(s["caster"], s["move"], on=s["m"], rules=s["rules"])
+    except ag.InvalidValueError as e:  # the caster inside a wall or on impassable ground: the same error
+        with pytest.raises(ag.InvalidValueError, match=re.escape(str(e))):
+            ag.best_placements(s["shape"], caster=s["caster"], range=s["rng"], on=s["m"], move=s["move"], **options)
+        return
+    want = brute_moving(s["shape"], s["caster"], s["rng"], s["m"], move=s["move"], **options)
+    got = ag.best_placements(s["shape"], caster=s["caster"], range=s["rng"], on=s["m"], move=s["move"], limit=limit,
+                             **options)
+    assert summary(got) == summary([r[1] for r in want[:limit]])
+    assert [(p.stand.x, p.stand.y) for p in got] == [r[2] for r in want[:limit]]
+    assert [p.cost for p in got] == [r[3] for r in want[:limit]]
+    for p in got:  # the path ends where the caster stands, and costs what it says
+        assert p.path[-1] == (p.stand.x, p.stand.y) and p.path[0] == (s["caster"].x, s["caster"].y)
+        assert [(r.token.name, r.cover) for r in p.hits] == [(r.token.name, r.cover) for r in next(
+            r[1] for r in want if r[1].at == p.at and r[2] == (p.stand.x, p.stand.y)
+            and r[1].direction == p.direction).hits]
+    scores = ag.placement_scores(s["shape"], caster=s["caster"], range=s["rng"], on=s["m"], move=s["move"], **options)
+    expect = brute_moving_scores(s["shape"], s["caster"], s["rng"], s["m"], move=s["move"], **options)
+    assert np.array_equal(scores, expect, equal_nan=True)
+
+
+def cluster():
+    """Four enemies in the 2 x 2 block (12..13, 2..3); a wizard in square (1, 3), 11 squares west."""
+    enemies = [ag.Token(x, y, tags={"enemy"}) for x, y in [(12, 2), (13, 2), (12, 3), (13, 3)]]
+    return enemies, ag.Token(1, 3, name="wizard", tags={"ally"})
+
+
+def test_the_caster_moves_into_range_and_says_where_it_stands_how_and_at_what_cost():
+    enemies, wizard = cluster()
+    m = ag.BattleMap(ag.Grid(16, 7), tokens=enemies)
+    fire = {"caster": wizard, "range": 30, "on": m, "hit": "enemy"}
+    assert ag.best_placements(ag.Sphere(5), **fire)[0].score == 0.0  # (13, 3) is 55 ft away
+    plans = ag.best_placements(ag.Sphere(5), **fire, move=30, limit=3)
+    # (13, 3) reaches all four from 30 ft: 5 squares east, one of them diagonal (25 ft). Squares (6, 2),
+    # (6, 3) and (6, 4) cost as much and stand as far: the topmost.
+    best = plans[0]
+    assert (best.at, best.score, best.cost, best.distance) == ((13, 3), 4.0, 25.0, 30.0)
+    assert best.stand == wizard.moved_to(6, 2)
+    assert best.path == ((1, 3), (2, 3), (3, 3), (4, 2), (5, 2), (6, 2))
+    assert best.area == ag.area(ag.Sphere(5), at=(13, 3), on=m)
+    assert ag.check_origin(ag.Sphere(5), best.at, caster=best.stand, range=30, on=m).legal
+    # Equal scores: fewer feet moved first, though (13, 2) lies higher.
+    assert [(p.at, p.score, p.cost, (p.stand.x, p.stand.y)) for p in plans[1:]] == [
+        ((12, 3), 2.0, 20.0, (5, 2)), ((13, 2), 2.0, 25.0, (6, 2))]
+    # Standing still, nothing moves: the placements of the search without move=.
+    still = ag.best_placements(ag.Sphere(5), **{**fire, "range": 60}, move=0, limit=2)
+    plain = ag.best_placements(ag.Sphere(5), **{**fire, "range": 60}, limit=2)
+    assert [(p.at, p.score, p.distance) for p in still] == [(p.at, p.score, p.distance) for p in plain]
+    assert all(p.cost == 0.0 and p.path == ((1, 3),) and p.stand == wizard for p in still)
+    assert all(p.stand is None and p.path == () and p.cost == 0.0 for p in plain)
+
+
+def test_walls_and_terrain_the_caster_walks_round():
+    enemies, wizard = cluster()
+    # A wall from (4, 1) down the map: round its top end, 30 ft leaves the block out of range.
+    walled = ag.BattleMap(ag.Grid(16, 7), walls=[ag.Wall((4, 1), (4, 7))], tokens=enemies)
+    p = ag.best_placements(ag.Sphere(5), caster=wizard, range=30, on=walled, hit="enemy", move=30)[0]
+    assert (p.at, p.score, p.cost, (p.stand.x, p.stand.y)) == ((12, 3), 2.0, 30.0, (5, 1))
+    assert p.path == ((1, 3), (1, 2), (2, 1), (3, 0), (4, 0), (5, 1))
+    # Mud over squares x 2..4, y 1..4: round it, below.
+    muddy = ag.BattleMap(ag.Grid(16, 7), tokens=enemies, terrain={"difficult": [(2, 1), (5, 1), (5, 5), (2, 5)]})
+    way = ((1, 3), (1, 4), (2, 5), (3, 5), (4, 5), (5, 4), (6, 3))
+    for rules, cost in [("starfinder", 35.0), ("pf2e", 35.0), ("sw5e", 30.0)]:
+        p = ag.best_placements(ag.Sphere(5), caster=wizard, range=30, on=muddy, rules=rules, hit="enemy", move=40)[0]
+        assert (p.at, p.score, p.cost, p.stand.x, p.stand.y, p.path) == ((13, 3), 4.0, cost, 6, 3, way), rules
+        assert p.cost == ag.reachable(wizard, 40, on=muddy, rules=rules).cost[3, 6]
+
+
+def test_the_caster_on_the_map_moves_out_of_its_own_burst():
+    me = ag.Token(2, 2, name="me", tags={"ally"})
+    m = ag.BattleMap(ag.Grid(8, 6), tokens=[ag.Token(1, 2, name="a", tags={"enemy"}), me,
+                                             ag.Token(4, 2, name="b", tags={"enemy"})])
+    fire = {"caster": me, "range": 30, "on": m, "hit": "enemy", "avoid": "ally"}
+    # Where it stands, a burst reaching both enemies reaches the caster too.
+    assert ag.best_placements(ag.Sphere(10), **fire)[0].score == 1.0
+    assert ag.best_placements(ag.Sphere(10), **fire, max_avoid=None)[0].avoided[0].token == me
+    p = ag.best_placements(ag.Sphere(10), **fire, move=10)[0]
+    assert (p.at, p.score, p.avoided, p.cost, p.path) == ((3, 2), 2.0, (), 5.0, ((2, 2), (1, 3)))
+    assert [r.token.name for r in p.hits] == ["a", "b"]
+    # Allowing it in, it need not move; the caster is then among the avoided, where it stands.
+    q = ag.best_placements(ag.Sphere(10), **fire, move=10, max_avoid=1)[0]
+    assert (q.score, q.cost, [r.token for r in q.avoided]) == (2.0, 0.0, [me])
+
+
+def test_sw5e_a_point_hidden_from_where_the_caster_stands_comes_into_being_on_the_near_side():
+    # From square (2, 2), reached for 10 ft, (1.5, 3.5) lies behind the wall: its sphere comes into being on
+    # the wall's near side, and nearer than any point in view reaching the enemy there.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ag.AoegridWarning)  # the wall runs through the tokens' corner
+        m = ag.BattleMap(ag.Grid(3, 4), walls=[ag.Wall((2, 3.5), (0, 0))],
+                         tokens=[ag.Token(1, 0, tags={"enemy"}), ag.Token(0, 0, tags={"enemy"}),
+                                 ag.Token(0, 0, tags={"ally"})])
+    c = ag.Token(0, 0, name="caster")
+    fire = {"caster": c, "on": m, "rules": "sw5e", "hit": "enemy", "avoid": "ally", "move": 10}
+    plans = ag.best_placements(ag.Sphere(15), **fire, limit=3)
+    want = brute_moving(ag.Sphere(15), c, None, m, "sw5e", 10, hit="enemy", avoid="ally")
+    assert summary(plans) == summary([w[1] for w in want[:3]])
+    hidden = plans[1]
+    assert (hidden.at, hidden.score, hidden.cost, hidden.stand.x, hidden.stand.y) == ((1.5, 3.5), 1.0, 10.0, 2, 2)
+    assert hidden.origin == ag.check_origin(ag.Sphere(15), (1.5, 3.5), caster=hidden.stand, on=m, rules="sw5e").origin
+    assert hidden.origin != hidden.at and hidden.area == ag.area(ag.Sphere(15), at=hidden.origin, on=m, rules="sw5e")
+
+
+def test_cones_are_aimed_from_every_square_the_caster_can_reach():
+    m = ag.BattleMap(ag.Grid(10, 8), tokens=[ag.Token(6, 5, tags={"enemy"}), ag.Token(7, 5, tags={"enemy"}),
+                                              ag.Token(7, 6, tags={"enemy"})])
+    c = ag.Token(1, 1, name="c")
+    eight = range(0, 360, 45)
+    assert ag.best_placements(ag.Cone(15), caster=c, on=m, hit="enemy", directions=eight)[0].score == 0.0
+    plans = ag.best_placements(ag.Cone(15), caster=c, on=m, hit="enemy", move=30, directions=eight, limit=3)
+    assert [(p.at, p.direction, p.score, p.cost) for p in plans] == [
+        (c.moved_to(5, 4), 0.0, 3.0, 25.0), (c.moved_to(5, 4), 45.0, 3.0, 25.0), (c.moved_to(4, 5), 0.0, 3.0, 25.0)]
+    assert plans[0].path == ((1, 1), (2, 2), (3, 3), (4, 4), (5, 4)) and plans[0].stand is plans[0].at
+    assert plans[0].area == ag.area(ag.Cone(15, 0), at=c.moved_to(5, 4), on=m)
+    # The heat map: per square the caster can reach (its top-left square), the best direction's score.
+    heat = ag.placement_scores(ag.Cone(15), caster=c, on=m, hit="enemy", move=20, directions=eight)
+    assert heat.shape == (8, 10) and np.isnan(heat[5, 3]) and np.isnan(heat[0, 6])  # out of reach
+    assert heat[1, 1] == 0.0 and heat[4, 4] == 2.0 and np.nanmax(heat) == 2.0
+    reach = ag.reachable(c, 20, on=m)
+    assert np.array_equal(np.isfinite(heat), reach.mask)
+
+
+def test_placement_scores_with_move_is_the_best_score_from_any_square_reached():
+    enemies, wizard = cluster()
+    m = ag.BattleMap(ag.Grid(16, 7), walls=[ag.Wall((4, 1), (4, 7))], tokens=enemies)
+    fire = {"caster": wizard, "range": 30, "on": m, "hit": "enemy"}
+    heat = ag.placement_scores(ag.Sphere(5), **fire, move=30)
+    assert np.array_equal(heat, brute_moving_scores(ag.Sphere(5), wizard, 30, m, "starfinder", 30, hit="enemy"),
+                          equal_nan=True)
+    still = ag.placement_scores(ag.Sphere(5), **fire)
+    assert heat.shape == still.shape == (8, 17)
+    assert np.isfinite(heat).sum() > np.isfinite(still).sum() and np.all(heat[np.isfinite(still)] >= 0)
+    assert heat[3, 12] == 2.0 and np.isnan(heat[3, 13])  # (12, 3) from (5, 1); (13, 3) out of range of all
+
+
+def test_no_caster_places_the_effect_anywhere():
+    enemies, _ = cluster()
+    m = ag.BattleMap(ag.Grid(16, 7), walls=[ag.Wall((4, 1), (4, 7))], tokens=enemies)
+    trap = ag.best_placements(ag.Sphere(5), caster=None, on=m, hit="enemy", limit=2)
+    assert [(p.at, p.score, p.distance, p.stand) for p in trap] == [((13, 3), 4.0, 0.0, None), ((13, 2), 2.0, 0.0, None)]
+    o = ag.legal_origins(ag.Sphere(5), caster=None, on=m)
+    assert o.caster is None and o.moved_to is None and o.refused == {"inside a wall": 5}
+    assert len(o) == 17 * 8 - 5 and (4, 3) not in o and (4, 1) in o  # the wall's end is fine
+    scores = ag.placement_scores(ag.Sphere(5), caster=None, on=m, hit="enemy")
+    assert np.array_equal(np.isfinite(scores), o.mask) and scores[3, 13] == 4.0
+    # Under SW5e every intersection and centre off the wall, nothing moved to a near side.
+    e5 = ag.legal_origins(ag.Sphere(5), caster=None, on=m, rules="sw5e")
+    assert e5.moved_to is None and len(e5) == 17 * 8 - 5 + 16 * 7
+    assert ag.best_placements(ag.Sphere(5), caster=None, on=m, rules="sw5e", hit="enemy")[0].at == (13, 3)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        ({"move": -5}, ag.InvalidValueError, r"move must be 0 or more, got -5"),
+        ({"move": math.inf}, ag.InvalidValueError, r"move must be a finite number, got inf"),
+        ({"move": math.nan}, ag.InvalidValueError, r"move must be a finite number, got nan"),
+        ({"move": "far"}, ag.InvalidTypeError, r"move must be a number, got 'far'"),
+        ({"move": 30, "caster": None}, ag.InvalidValueError,
+         r"move= moves the caster .* with caster=None .* there is no one to move; got move=30"),
+        ({"move": 30, "caster": ag.Space(1, 1)}, ag.InvalidTypeError,
+         r"move= moves the caster .* pass the caster as an aoegrid.Token .*, not Space\(x=1, y=1"),
+        ({"move": 30, "caster": ag.Token(30, 0)}, ag.OffGridError,
+         r"caster \(space 30..31 x 0..1\) is not wholly on the 10 x 10 grid"),
+        ({"move": 30, "caster": ag.Token(5, 5, name="wiz")}, ag.InvalidValueError,
+         r"creature wiz stands inside a wall: a wall blocking movement runs through the centre of square \(5, 5\)"),
+        ({"move": ag.reachable(ag.Token(2, 2), 30, on=ag.Grid(10, 10))}, ag.InvalidValueError,
+         r"move= is a Reach from \(2, 2\) for a 1 x 1 space, not the caster's"),
+        ({"caster": None, "range": 30}, ag.InvalidValueError,
+         r"range= is what a caster needs .* with caster=None .* give none; got range=30"),
+        ({"caster": None, "need": "sight"}, ag.InvalidValueError, r"with caster=None .* got need='sight'"),
+        ({"caster": None, "shape": ag.Cone(15)}, ag.InvalidValueError,
+         r"a cone starts at its caster: caster=None .* is for shapes placed at a point"),
+    ],
+)
+def test_move_and_no_caster_refuse_bad_arguments(kwargs, error, match):
+    m = ag.BattleMap(ag.Grid(10, 10), walls=[ag.Wall((5.5, 0), (5.5, 8))])
+    args = {"shape": ag.Sphere(10), "caster": ag.Token(1, 1), "on": m, "hit": "enemy", **kwargs}
+    shape = args.pop("shape")
+    for search in (ag.best_placements, ag.placement_scores):
+        with pytest.raises(error, match=match):
+            search(shape, **args)
+
+
+def test_a_reach_given_as_move_takes_its_movement_options():
+    # An ally blocks the corridor unless the caster may move through no one's space.
+    c = ag.Token(0, 1, name="c", tags={"ally"})
+    m = ag.BattleMap(ag.Grid(12, 3), walls=[ag.Wall((0, 1), (8, 1)), ag.Wall((0, 2), (8, 2))],
+                     tokens=[c, ag.Token(2, 1, name="friend", tags={"ally"}), ag.Token(11, 1, tags={"enemy"})])
+    fire = {"caster": c, "range": 20, "on": m, "hit": "enemy"}
+    through = ag.best_placements(ag.Sphere(5), **fire, move=30)[0]
+    assert (through.score, through.stand.x) == (1.0, 6)
+    alone = ag.reachable(c, 30, on=m, through="none")
+    blocked = ag.best_placements(ag.Sphere(5), **fire, move=alone)[0]
+    assert (blocked.score, blocked.cost) == (0.0, 0.0) and alone.squares == [(0, 1), (1, 1)]
+
+
+@pytest.mark.parametrize("aimed", [False, True])
+def test_a_custom_score_with_move_sees_each_stand_and_equals_brute_force(aimed):
+    enemies, wizard = cluster()
+    if aimed:  # the enemies of the cone test, three squares from a caster moved 25 ft
+        shape, rng, extra = ag.Cone(15), None, {"directions": [0, 45, 90]}
+        enemies = [ag.Token(6, 5, tags={"enemy"}), ag.Token(7, 5, tags={"enemy"}), ag.Token(7, 6, tags={"enemy"})]
+        wizard = ag.Token(1, 1, name="wizard", tags={"ally"})
+        m = ag.BattleMap(ag.Grid(10, 8), tokens=[wizard, *enemies])
+    else:
+        shape, rng, extra = ag.Sphere(5), 30, {}
+        m = ag.BattleMap(ag.Grid(16, 7), walls=[ag.Wall((4, 1), (4, 7))], tokens=[wizard, *enemies])
+
+    def score(p):  # hits count double, each foot away from the caster costs a little
+        return 2.0 * len(p.hits) - p.distance / 100
+
+    want = brute_moving(shape, wizard, rng, m, "starfinder", 30, hit="enemy", score=score, **extra)
+    assert want[0][1].score > 3 and want[0][3] > 0  # the caster has to move for it
+    fire = {"caster": wizard, "range": rng, "on": m, "hit": "enemy", "move": 30, "score": score, **extra}
+    for bound in (None, lambda c: 2.0 * len(c.hits)):
+        got = ag.best_placements(shape, **fire, bound=bound, limit=3)
+        assert summary(got) == summary([w[1] for w in want[:3]])
+        assert [(p.stand.x, p.stand.y, p.cost) for p in got] == [(*w[2], w[3]) for w in want[:3]]
+    heat = ag.placement_scores(shape, **fire)
+    expect = brute_moving_scores(shape, wizard, rng, m, "starfinder", 30, hit="enemy", score=score, **extra)
+    assert np.array_equal(heat, expect, equal_nan=True)
+    with pytest.raises(ag.InvalidValueError, match=r"a bound must be at least the score"):
+        ag.best_placements(shape, **fire, bound=lambda c: 0.5)

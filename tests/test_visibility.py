@@ -305,3 +305,30 @@ def test_squares_outside_the_polygons_box_are_exactly_zero():
     assert seen[22, 13] == pytest.approx(0.25, abs=1e-12)  # the slanted side halves (13, 22) diagonally
     assert seen[22, 12] == pytest.approx(0.75, abs=1e-12)
     assert seen[20, 10] == pytest.approx(1.0, abs=1e-12)
+
+
+# --- sure lines without a polygon (tactics with movement) -------------------------------------
+
+
+@settings(max_examples=80, deadline=None)
+@given(half_walls_st, st.lists(st.tuples(st.integers(0, 2 * N), st.integers(0, 2 * N)), min_size=1, max_size=6),
+       st.tuples(st.integers(0, 2 * N), st.integers(0, 2 * N)))
+@example(walls=[((2, 0, 2, 4), None)], starts=[(1, 2), (2, 14), (5, 12)], end=(6, 2))
+def test_sure_lines_agree_with_the_polygons(walls, starts, end):
+    """lines_surely's +1 and -1 are what each start's visibility polygon says; 0 is only ever unsure.
+
+    Starts on half squares and those points nudged by 1e-6 (a space's corners, as lines of effect start
+    from them), ends on half squares: lines through wall ends, along walls, and starts on walls abound.
+    """
+    from aoegrid.visibility import lines_surely
+
+    noded = WallSet.build([ag.Wall(s[:2], s[2:], one_way=w) for s, w in walls], Channel.EFFECT)
+    pts = np.array([(x / 2 + dx, y / 2 + dy) for x, y in starts for dx, dy in [(0, 0), (1e-6, 1e-6), (-1e-6, 1e-6)]])
+    end = (end[0] / 2, end[1] / 2)
+    sure = lines_surely(pts[:, 0], pts[:, 1], end, noded.segs, noded.one_way)
+    for (x, y), answer in zip(pts, sure):
+        try:
+            seen = bool(visibility((x, y), noded.segs, noded.one_way, (-1, -1, N + 1, N + 1)).sees(*end))
+        except ag.OriginOnWallError:
+            seen = False  # a line of effect does not start inside a wall
+        assert answer == 0 or (answer > 0) == seen, ((x, y), end, answer, seen)

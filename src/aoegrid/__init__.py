@@ -34,16 +34,21 @@ from aoegrid.errors import (
 )
 from aoegrid.grid import Grid
 from aoegrid.maps import BattleMap
-from aoegrid.movement import path_distance
+from aoegrid.movement import Reach, path_distance, reachable
 from aoegrid.options import (
     Anchor,
     ConeKind,
+    CornerRule,
     Diagonals,
     Inclusion,
     Mode,
     OriginPoint,
     Side,
+    SpaceCost,
     SpaceOrigin,
+    Terrain,
+    TerrainCost,
+    Through,
 )
 from aoegrid.ranges import (
     OriginCheck,
@@ -81,6 +86,8 @@ _LAZY = {
     "Placement": "aoegrid.tactics",
     "best_placements": "aoegrid.tactics",
     "placement_scores": "aoegrid.tactics",
+    "Threat": "aoegrid.threat",
+    "threat_map": "aoegrid.threat",
 }
 _LAZY_MODULES = ("savage_worlds", "sw5e")
 
@@ -97,6 +104,7 @@ if TYPE_CHECKING:
         read_uvtt,
     )
     from aoegrid.tactics import Candidate, Placement, best_placements, placement_scores
+    from aoegrid.threat import Threat, threat_map
 else:
 
     def __getattr__(name: str):
@@ -136,6 +144,7 @@ __all__ = [
     "Candidate",
     "Cone",
     "ConeKind",
+    "CornerRule",
     "Cover",
     "CoverRule",
     "Cube",
@@ -161,13 +170,19 @@ __all__ = [
     "Placement",
     "Range",
     "RangeKind",
+    "Reach",
     "Reached",
     "Rules",
     "Shapable",
     "Side",
     "Space",
+    "SpaceCost",
     "SpaceOrigin",
     "Sphere",
+    "Terrain",
+    "TerrainCost",
+    "Threat",
+    "Through",
     "Token",
     "Wall",
     "area",
@@ -184,11 +199,13 @@ __all__ = [
     "load_map",
     "path_distance",
     "placement_scores",
+    "reachable",
     "read_foundry",
     "read_text_map",
     "read_uvtt",
     "savage_worlds",
     "sw5e",
+    "threat_map",
     "touch_targets",
     "walls_from",
 ]

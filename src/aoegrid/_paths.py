@@ -64,37 +64,20 @@ def _sift_down(keys, nodes, pos, size, k, node):  # type: ignore[no-untyped-def]
     pos[node] = i
 
 
-@kernel(cost=PATH_COST, nogil=True)
-def shortest_paths(start, start_layer, blocked, h, w, layers, diagonal, limit):  # type: ignore[no-untyped-def]
+#: Columns of a step-cost table: the terrain kinds (0 open, 1 difficult,
+#: 2 greater difficult, 3 impassable). Rows: orthogonal steps, diagonal steps
+#: out of layer 0, diagonal steps out of layer 1.
+KINDS = 4
+
+
+@kernel(nogil=True)
+def _search(start, start_layer, blocked, kinds, kstride, table, h, w, layers, limit):  # type: ignore[no-untyped-def]
     """Dijkstra's algorithm over ``layers`` copies of an ``(h, w)`` window of squares.
 
-    Parameters
-    ----------
-    start : (h w,) floats
-        First-step cost of each square, row by row, ``inf`` where the path
-        does not start.
-    start_layer : (h w,) ints
-        The layer each start is in (taken mod ``layers``).
-    blocked : (h w,) ints
-        Bit ``k`` set where step ``k`` (:data:`STEP_DX`, :data:`STEP_DY`) out
-        of the square is barred. Steps leaving the window are barred too.
-    h, w : int
-        The window's size.
-    layers : int
-        1, or 2 for the alternating rules: a diagonal step moves to the other
-        layer (the parity of the diagonals used so far).
-    diagonal : (2,) floats
-        Cost of a diagonal step out of layer 0 and out of layer 1; negative
-        for no diagonal steps. Orthogonal steps cost 1 and keep the layer.
-    limit : float
-        Squares farther than this are left unreached.
-
-    Returns
-    -------
-    (h w,) floats
-        The least cost over the layers; ``inf`` where unreached. Every path's
-        cost is summed step by step from its start, so each square gets the
-        least of exactly the floats a relaxation to a fixed point gives.
+    The arguments are :func:`shortest_paths`'. Returns ``(dist, pos, pred)``
+    over the ``layers h w`` nodes (layer by layer, row by row): the least
+    cost found, the heap slot (-2 once settled), and the node each was
+    reached from (-1 for a start, or never reached).
     """
     plane = h * w
     n = layers * plane
@@ -102,6 +85,7 @@ def shortest_paths(start, start_layer, blocked, h, w, layers, diagonal, limit): 
     # A binary heap of (key, node) pairs; pos: a node's slot, -1 never
     # queued, -2 settled.
     pos = filled(n, -1, np.int32)
+    pred = filled(n, -1, np.int32)
     keys = filled(n, 0.0, np.float64)
     nodes = filled(n, 0, np.int32)
     size = 0
@@ -116,7 +100,7 @@ def shortest_paths(start, start_layer, blocked, h, w, layers, diagonal, limit): 
                     _sift_up(keys, nodes, pos, size - 1, s, node)
                 else:
                     _sift_up(keys, nodes, pos, pos[node], s, node)
-    steps = 8 if diagonal[0] >= 0.0 else 4
+    steps = 8 if table[KINDS] >= 0.0 else 4
     while size > 0:
         d = keys[0]
         if d > limit:
@@ -138,26 +122,93 @@ def shortest_paths(start, start_layer, blocked, h, w, layers, diagonal, limit): 
             ny = y + STEP_DY[k]
             if nx < 0 or ny < 0 or nx >= w or ny >= h:
                 continue
+            kind = kinds[k * kstride + ny * w + nx]
             if k < 4:
                 to = layer
-                nd = d + 1.0
+                nd = d + table[kind]
             else:
                 to = (layer + 1) % layers
-                nd = d + diagonal[layer]
+                nd = d + table[(1 + layer) * KINDS + kind]
             other = to * plane + ny * w + nx
             if nd < dist[other] and pos[other] != -2:
                 dist[other] = nd
+                pred[other] = node
                 if pos[other] == -1:
                     size += 1
                     _sift_up(keys, nodes, pos, size - 1, nd, other)
                 else:
                     _sift_up(keys, nodes, pos, pos[other], nd, other)
+    return dist, pos, pred
+
+
+@kernel(cost=PATH_COST, nogil=True)
+def shortest_paths(start, start_layer, blocked, kinds, kstride, table, h, w, layers, limit):  # type: ignore[no-untyped-def]
+    """Dijkstra's algorithm over ``layers`` copies of an ``(h, w)`` window of squares.
+
+    Parameters
+    ----------
+    start : (h w,) floats
+        First-step cost of each square, row by row, ``inf`` where the path
+        does not start.
+    start_layer : (h w,) ints
+        The layer each start is in (taken mod ``layers``).
+    blocked : (h w,) ints
+        Bit ``k`` set where step ``k`` (:data:`STEP_DX`, :data:`STEP_DY`) out
+        of the square is barred. Steps leaving the window are barred too.
+    kinds : ints
+        The terrain kind (0 to 3) a step into each square enters: step ``k``
+        into square ``c`` reads ``kinds[k * kstride + c]``.
+    kstride : int
+        0 when every step into a square enters the same kind (``kinds`` has
+        ``h w`` items), ``h w`` when it depends on the step (8 ``h w`` items).
+    table : (3 KINDS,) floats
+        A step's cost by the kind it enters: orthogonal steps (which keep
+        the layer), then diagonal steps out of layer 0, out of layer 1 (which
+        move to the other layer: the parity of the diagonals used so far).
+        ``inf`` bars the step; a negative first diagonal cost, every
+        diagonal step.
+    h, w : int
+        The window's size.
+    layers : int
+        1, or 2 for the alternating rules.
+    limit : float
+        Squares farther than this are left unreached.
+
+    Returns
+    -------
+    (h w,) floats
+        The least cost over the layers; ``inf`` where unreached. Every path's
+        cost is summed step by step from its start, so each square gets the
+        least of exactly the floats a relaxation to a fixed point gives.
+    """
+    plane = h * w
+    dist, pos, _ = _search(start, start_layer, blocked, kinds, kstride, table, h, w, layers, limit)
     out = filled(plane, np.inf, np.float64)
-    for node in range(n):
+    for node in range(layers * plane):
         cell = node % plane
         if pos[node] == -2 and dist[node] < out[cell]:
             out[cell] = dist[node]
     return out
+
+
+@kernel(cost=PATH_COST, nogil=True)
+def cheapest_paths(start, start_layer, blocked, kinds, kstride, table, h, w, layers, limit):  # type: ignore[no-untyped-def]
+    """:func:`shortest_paths` with every layer's cost and the way back.
+
+    Returns
+    -------
+    dist : (layers h w,) floats
+        Each node's cost, layer by layer, ``inf`` where unreached.
+    pred : (layers h w,) int32
+        The node each node's cheapest path came from, -1 at a start (or
+        where unreached): following it leads back to a start.
+    """
+    dist, pos, pred = _search(start, start_layer, blocked, kinds, kstride, table, h, w, layers, limit)
+    out = filled(layers * h * w, np.inf, np.float64)
+    for node in range(layers * h * w):
+        if pos[node] == -2:
+            out[node] = dist[node]
+    return out, pred
 
 
 @kernel(inline="always")
@@ -175,7 +226,7 @@ def _near_segment(px, py, ax, ay, bx, by, eps):  # type: ignore[no-untyped-def]
 
 
 @kernel(cost=STEP_COST, nogil=True)
-def step_bits(segs, ways, x0, y0, w, h, width, height, eps):  # type: ignore[no-untyped-def]
+def step_bits(segs, ways, x0, y0, w, h, width, height, eps, cut=0):  # type: ignore[no-untyped-def]
     """The steps each wall bars out of the squares of a block, as bits.
 
     Parameters
@@ -190,6 +241,13 @@ def step_bits(segs, ways, x0, y0, w, h, width, height, eps):  # type: ignore[no-
         The grid's size: squares beyond it are left clear.
     eps : float
         A step within this distance of a wall is barred (touching included).
+    cut : int
+        0 (default): every step a wall touches is barred, its very end included, so no
+        diagonal passes a wall's corner. 1: a wall whose end alone touches
+        the step, away from the step's ends, does not bar it by itself; such
+        ends on both sides of the step (walls meeting where the step passes)
+        do, as does a wall crossing the step, touching its ends, or lying
+        along it.
 
     Returns
     -------
@@ -198,6 +256,9 @@ def step_bits(segs, ways, x0, y0, w, h, width, height, eps):  # type: ignore[no-
         :data:`STEP_DY`) is barred.
     """
     out = filled(h * w, 0, np.uint8)
+    # Under cut: the steps a wall's end touches with the wall on its left, on its right.
+    left = filled(h * w if cut else 0, 0, np.uint8)
+    right = filled(h * w if cut else 0, 0, np.uint8)
     xe = min(x0 + w, width)
     ye = min(y0 + h, height)
     for i in range(len(ways)):
@@ -221,6 +282,7 @@ def step_bits(segs, ways, x0, y0, w, h, width, height, eps):  # type: ignore[no-
                 d3 = ex * (py - ay) - ey * (px - ax)
                 if ways[i] != 0 and not ((ways[i] > 0 and d3 > 0) or (ways[i] < 0 and d3 < 0)):
                     continue
+                at = (sy - y0) * w + sx - x0
                 for k in range(8):
                     qx = px + STEP_DX[k]
                     qy = py + STEP_DY[k]
@@ -231,11 +293,35 @@ def step_bits(segs, ways, x0, y0, w, h, width, height, eps):  # type: ignore[no-
                         continue
                     d1 = (qx - px) * (ay - py) - (qy - py) * (ax - px)
                     d2 = (qx - px) * (by - py) - (qy - py) * (bx - px)
-                    hit = (d1 * d2 < 0) and (d3 * d4 < 0)
-                    hit = hit or _near_segment(px, py, ax, ay, bx, by, eps)
-                    hit = hit or _near_segment(qx, qy, ax, ay, bx, by, eps)
-                    hit = hit or _near_segment(ax, ay, px, py, qx, qy, eps)
-                    hit = hit or _near_segment(bx, by, px, py, qx, qy, eps)
-                    if hit:
-                        out[(sy - y0) * w + sx - x0] |= 1 << k
+                    if not cut:
+                        hit = (d1 * d2 < 0) and (d3 * d4 < 0)
+                        hit = hit or _near_segment(px, py, ax, ay, bx, by, eps)
+                        hit = hit or _near_segment(qx, qy, ax, ay, bx, by, eps)
+                        hit = hit or _near_segment(ax, ay, px, py, qx, qy, eps)
+                        hit = hit or _near_segment(bx, by, px, py, qx, qy, eps)
+                        if hit:
+                            out[at] |= 1 << k
+                        continue
+                    if _near_segment(px, py, ax, ay, bx, by, eps) or _near_segment(qx, qy, ax, ay, bx, by, eps):
+                        out[at] |= 1 << k
+                        continue
+                    touch_a = _near_segment(ax, ay, px, py, qx, qy, eps)
+                    touch_b = _near_segment(bx, by, px, py, qx, qy, eps)
+                    if touch_a and touch_b:  # along the step
+                        out[at] |= 1 << k
+                    elif touch_a or touch_b:
+                        # The side of the step the wall's other end lies on.
+                        other = d2 if touch_a else d1
+                        length = 1.0 if k < 4 else 1.4142135623730951
+                        if abs(other) <= 2.0 * eps * length:  # on the step's line: along it
+                            out[at] |= 1 << k
+                        elif other > 0:
+                            left[at] |= 1 << k
+                        else:
+                            right[at] |= 1 << k
+                    elif (d1 * d2 < 0) and (d3 * d4 < 0):
+                        out[at] |= 1 << k
+    if cut:
+        for i in range(h * w):
+            out[i] |= left[i] & right[i]
     return out

@@ -20,9 +20,10 @@ from aoegrid._boxes import SegmentGrid, hull
 from aoegrid._validate import point
 from aoegrid.errors import AoegridWarning, InvalidTypeError, InvalidValueError, OffGridError
 from aoegrid.grid import Grid
-from aoegrid.options import Side, parse_option
+from aoegrid.options import CornerRule, Side, parse_option
 from aoegrid.raster import Window
 from aoegrid.spread import StepMasks
+from aoegrid.terrain import terrain_array
 from aoegrid.tokens import Token
 from aoegrid.visibility import Visibility
 
@@ -63,6 +64,16 @@ class BattleMapCore:
     info : optional
         What a map file said beyond walls and tokens (image, lights, source,
         notes); kept as given.
+    terrain : optional
+        Difficult, greater difficult and impassable ground for movement
+        (:func:`aoegrid.reachable`, :func:`aoegrid.path_distance`): an
+        ``(height, width)`` array of kinds (0 open, 1 difficult, 2 greater
+        difficult, 3 impassable), a mapping of kinds to areas
+        (``{"difficult": [polygon, ...], "impassable": mask}``) or ``(kind,
+        area)`` pairs; an area is a polygon (shapely, or a ring of ``(x, y)``
+        points), taking the squares whose centre it holds, or a bool mask
+        of squares (see :mod:`aoegrid.terrain`). Terrain does not block
+        effects or sight: walls do.
 
     The walls are clipped to the map (one square beyond its edge), merged
     where they duplicate or overlap, split where they cross and indexed, and
@@ -86,10 +97,12 @@ class BattleMapCore:
         tokens: Iterable[Token] = (),
         fog: Iterable[Any] = (),
         info: Any = None,
+        terrain: Any = None,
     ) -> None:
         if not isinstance(grid, Grid):
             raise InvalidTypeError(f"BattleMap grid must be an aoegrid.Grid, got {grid!r}")
         self.grid = grid
+        self._terrain = terrain_array(terrain, grid)
         self.walls: tuple[Wall, ...] = tuple(w for item in walls for w in walls_from(item))
         self.tokens: tuple[Token, ...] = tuple(tokens)
         self.fog: tuple[shapely.Polygon, ...] = tuple(_polygon(f) for f in fog)
@@ -211,22 +224,69 @@ class BattleMapCore:
         kept[key] = value
         return value  # type: ignore[return-value]
 
-    def steps(self, channel: Channel | str = Channel.EFFECT) -> StepMasks:
+    def steps(self, channel: Channel | str = Channel.EFFECT,
+              corners: CornerRule | str = CornerRule.BLOCKED) -> StepMasks:
         """Which path steps the walls blocking ``channel`` bar (built per window as asked, once).
 
         Spreads read the effect channel's; :func:`aoegrid.path_distance`
-        (movement) reads the movement channel's.
+        and :func:`aoegrid.reachable` (movement) read the movement channel's,
+        with ``corners="allowed"`` under the rules that let a diagonal step
+        pass a wall's corner (:class:`aoegrid.options.CornerRule`).
         """
         channel = parse_option(Channel, channel, "channel")
+        corners = parse_option(CornerRule, corners, "corners")
         prepared = self._prepared
-        if channel not in prepared.step_masks:
+        key = (channel, corners)
+        if key not in prepared.step_masks:
             w = prepared.walls
             # The walls as given, each clipped: a step meets their union
             # whether or not they are merged and split.
             blocking = w.blocking(channel)
-            prepared.step_masks[channel] = StepMasks(self.grid.width, self.grid.height, w.rows[blocking],
-                                                     w.ways[blocking])
-        return prepared.step_masks[channel]
+            prepared.step_masks[key] = StepMasks(self.grid.width, self.grid.height, w.rows[blocking],
+                                                 w.ways[blocking], cut=corners is CornerRule.ALLOWED)
+        return prepared.step_masks[key]
+
+    @property
+    def terrain(self) -> NDArray[np.int8]:
+        """The kind of ground of every square, ``(height, width)`` int8, indexed ``[y, x]`` (read-only).
+
+        0 open, 1 difficult, 2 greater difficult, 3 impassable
+        (:class:`aoegrid.options.Terrain` codes); all 0 on a map given no
+        terrain.
+
+        Examples
+        --------
+        >>> import aoegrid as ag
+        >>> m = ag.BattleMap(ag.Grid(4, 2), terrain={"difficult": [(1, 0), (3, 0), (3, 1), (1, 1)]})
+        >>> m.terrain
+        array([[0, 1, 1, 0],
+               [0, 0, 0, 0]], dtype=int8)
+        """
+        if self._terrain is None:
+            self._terrain = np.zeros((self.grid.height, self.grid.width), dtype=np.int8)
+            self._terrain.setflags(write=False)
+        return self._terrain
+
+    @property
+    def has_terrain(self) -> bool:
+        """Whether any square is other than open ground."""
+        return self._terrain is not None and bool(self._terrain.any())
+
+    def with_terrain(self, terrain: Any) -> Self:
+        """A copy of this map with ``terrain`` (as ``BattleMap(..., terrain=)`` takes it) instead of its own.
+
+        The copy shares this map's prepared walls, as :meth:`with_token`'s does.
+
+        Examples
+        --------
+        >>> import aoegrid as ag
+        >>> m = ag.BattleMap(ag.Grid(3, 1)).with_terrain({"impassable": [(1, 0), (2, 0), (2, 1), (1, 1)]})
+        >>> m.terrain.tolist()
+        [[0, 3, 0]]
+        """
+        out = copy.copy(self)
+        out._terrain = terrain_array(terrain, self.grid)
+        return out
 
     @property
     def notes(self) -> list[str]:
@@ -264,7 +324,7 @@ class BattleMapCore:
             raise InvalidValueError(f"wall {index} is a plain wall, not a door or window; doors are {self.doors}")
         walls = list(self.walls)
         walls[index] = Wall(wall.start, wall.end, wall.blocks, wall.kind, open, wall.one_way)
-        return type(self)(self.grid, walls, self.tokens, self.fog, self.info)
+        return type(self)(self.grid, walls, self.tokens, self.fog, self.info, terrain=self._terrain)
 
     def token(self, label: str) -> Token:
         """The creature labelled ``label`` (see :attr:`Token.label`).
@@ -372,10 +432,13 @@ class BattleMapCore:
         return min(doors, key=lambda i: shapely.LineString([self.walls[i].start, self.walls[i].end]).distance(q))
 
     def __repr__(self) -> str:
+        terrain = ""
+        if self.has_terrain:
+            terrain = f", {_count(int(np.count_nonzero(self.terrain)), 'square')} of terrain"
         return (
             f"<BattleMap {self.grid.width}x{self.grid.height}, {_count(len(self.walls), 'wall')} "
             f"({_count(len(self.doors), 'door or window', 'doors or windows')}), "
-            f"{_count(len(self.fog), 'fog zone')}, {_count(len(self.tokens), 'token')}>"
+            f"{_count(len(self.fog), 'fog zone')}, {_count(len(self.tokens), 'token')}{terrain}>"
         )
 
 
@@ -398,13 +461,14 @@ class _Prepared:
         self.walls = walls
         self.sets: dict[Channel, WallSet] = {}
         self.kept: dict[Hashable, object] = {}
-        self.step_masks: dict[Channel, StepMasks] = {}
+        #: By (channel, corner rule).
+        self.step_masks: dict[tuple[Channel, CornerRule], StepMasks] = {}
         self.notes: list[str] | None = None
 
     @property
     def steps(self) -> StepMasks | None:
         """The effect channel's step masks (what spreads read), once built."""
-        return self.step_masks.get(Channel.EFFECT)
+        return self.step_masks.get((Channel.EFFECT, CornerRule.BLOCKED))
 
 
 #: The bit of :attr:`_Walls.bits` for walls blocking each channel.

@@ -213,18 +213,32 @@ def near_side(bmap: BattleMapCore, caster: Space, px: FloatArray, py: FloatArray
     hidden = ~seen_from_space(bmap, caster, Channel.SIGHT, qx, qy)
     if not hidden.any():
         return qx, qy
+    return wall_ahead(bmap, caster, qx, qy, hidden)
+
+
+def wall_ahead(bmap: BattleMapCore, caster: Space, px: FloatArray, py: FloatArray,
+               which: BoolArray | None = None) -> tuple[FloatArray, FloatArray]:
+    """Where each point (of ``which``; by default all) comes into being were the caster unable to see it.
+
+    :func:`near_side`'s move, whether or not the caster sees the point:
+    :data:`NEAR_SIDE_GAP` short of the first wall blocking effect on the line
+    from the centre of the caster's space toward it; the point itself where
+    no wall is, or the centre lies inside one.
+    """
+    qx, qy = np.array(px, dtype=float), np.array(py, dtype=float)
+    which = np.ones(qx.shape, dtype=bool) if which is None else which
     cx, cy = caster.center
     try:
         vis = see_from(bmap, Channel.EFFECT, (cx, cy), frame_around(bmap.grid, [(cx, cy)]))
     except OriginOnWallError:
         return qx, qy
-    dx, dy = qx[hidden] - cx, qy[hidden] - cy
+    dx, dy = qx[which] - cx, qy[which] - cy
     dist = np.hypot(dx, dy)
     # Visibility.reach, for many angles at once.
     reach = vis._reach(np.arctan2(dy, dx))
     blocked = dist > reach
     t = np.maximum(reach[blocked] - NEAR_SIDE_GAP, 0.0) / dist[blocked]
-    where = np.flatnonzero(hidden)[blocked]
+    where = np.flatnonzero(which)[blocked]
     qx.flat[where] = cx + t * dx[blocked]
     qy.flat[where] = cy + t * dy[blocked]
     return qx, qy

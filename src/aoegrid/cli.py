@@ -4,7 +4,9 @@
 a real map bundled with the package, and writes a PNG beside a text summary.
 ``aoegrid area``, ``aoegrid info`` and ``aoegrid batch`` do the same for a
 map file of yours; ``aoegrid best`` finds where an area reaches the most
-creatures to hit and none to spare, and draws the score map. ``-`` as an
+creatures to hit and none to spare (after the caster moves, with ``--move``),
+and draws the score map; ``aoegrid threat`` says where some enemy caster can
+reach a creature, square by square, and draws it. ``-`` as an
 output file means stdout (the summary then goes to stderr). Exit codes: 0
 success, 2 bad usage or bad input (one line on stderr; ``--debug`` shows the
 traceback).
@@ -16,11 +18,10 @@ import argparse
 import csv
 import io
 import json
-import multiprocessing
+import math
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
@@ -33,6 +34,7 @@ from aoegrid.export import (
     error_record,
     foundry_template,
     placement_record,
+    threat_record,
 )
 from aoegrid.grid import Grid, memory_budget
 from aoegrid.maps import BattleMap
@@ -115,7 +117,8 @@ def _regrid(m: BattleMap, units: str | None) -> BattleMap:
     """``--units``: the same squares measured in another unit (one square is an inch or 5 ft)."""
     if units is None or units == m.grid.units:
         return m
-    return BattleMap(Grid(m.grid.width, m.grid.height, units=units), m.walls, m.tokens, m.fog, m.info)
+    return BattleMap(Grid(m.grid.width, m.grid.height, units=units), m.walls, m.tokens, m.fog, m.info,
+                     terrain=m.terrain)
 
 
 def make_shape(kind: str, size: float | None, direction: Any = 0.0, width: float | None = None,
@@ -261,7 +264,7 @@ def demo(out: str | None = None, *, force: bool = False, stdout: TextIO | None =
     existing ``out`` is overwritten only with ``force``; ``-`` writes the PNG
     to ``stdout``.
     """
-    from aoegrid import plotting
+    from aoegrid import preview
     from aoegrid.io import demo_map
 
     target = out if out else str(_free_name(Path("aoegrid-demo.png")))
@@ -288,9 +291,13 @@ def demo(out: str | None = None, *, force: bool = False, stdout: TextIO | None =
             names.append(f"{name} {label}: {_plural(len(a), 'square')}")
             counts.append(f"{label} {len(a):3d}")
         lines.append(f"{name:14s} " + "   ".join(counts))
-    drawn = plotting.compare(panels, columns=3, names=names, title=(
-        f"A 15-ft burst, a 30-ft cone and a 15-ft spread from {at} on the bundled cave map, under each preset"))
-    _write_picture(drawn, target, True, _Stdout(stdout or sys.stdout))
+    # Drawn straight onto pixels (aoegrid.preview): importing matplotlib alone would take longer.
+    png = preview.png(preview.panels(panels, columns=3, names=names, title=(
+        f"A 15-ft burst, a 30-ft cone and a 15-ft spread from {at} on the bundled cave map, under each preset")))
+    if target == "-":
+        _Stdout(stdout or sys.stdout).bytes(png)
+    else:
+        Path(target).write_bytes(png)
     lines.append(f"picture: {'stdout' if target == '-' else target}")
     return "\n".join(lines)
 
@@ -313,7 +320,8 @@ def _free_name(p: Path) -> Path:
 
 def _area_command(args: argparse.Namespace, stdout: _Stdout) -> str:
     m = _load(args.map, args.units)
-    scale = _scale(_default_scale(args.scale, m.grid), m.grid)
+    # A given --scale is checked before the work; the default needs the pictures' module, loaded only for a picture.
+    scale = None if args.scale is None else _scale(args.scale, m.grid)
     if args.shape in AIMED and args.direction is None:
         raise UsageError(f"a {args.shape} needs --direction (degrees clockwise from east, or a compass name: "
                          "E, SE, south, ...)")
@@ -327,7 +335,8 @@ def _area_command(args: argparse.Namespace, stdout: _Stdout) -> str:
         assert a.rules is not None and a.mode is not None
         title = (f"{shape.name} {_size_of(shape):g} {m.grid.units} at {a.origin}, {a.rules.name} {a.mode.value}: "
                  f"{_plural(len(a), 'square')}")
-        _write_picture(a, args.output, args.force, stdout, scale, title=title)
+        _write_picture(a, args.output, args.force, stdout, scale or _scale(_default_scale(None, m.grid), m.grid),
+                       title=title)
     if args.json:
         inputs = {k: v for k, v in vars(args).items() if k in (
             "map", "shape", "size", "at", "rules", "mode", "direction", "width", "height", "elevation", "units")}
@@ -466,6 +475,9 @@ def _run_local(maps: dict[str, BattleMap | str], jobs: list[_Job], workers: int)
         for job in jobs:
             yield [_run_job(maps, job)]
         return
+    import multiprocessing  # imported here: a one-off command should not pay for the process pool
+    from concurrent.futures import ProcessPoolExecutor
+
     # forkserver: workers start from a clean process (a fork of this one could inherit numba's threads).
     method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
@@ -667,8 +679,8 @@ def _read_tokens(path: str, grid: Grid) -> list[Token]:
     return tokens
 
 
-def _caster(text: str, m: BattleMap) -> Token:
-    """``--caster``: a square ``x,y`` (a medium creature there) or the name of a creature on the map."""
+def _caster(text: str, m: BattleMap, name: str = "caster") -> Token:
+    """``--caster``: a square ``x,y`` (a medium creature there, called ``name``) or the name of a creature on the map."""
     parts = text.split(",")
     if len(parts) == 2:
         try:
@@ -678,11 +690,36 @@ def _caster(text: str, m: BattleMap) -> Token:
         else:
             if not (x.is_integer() and y.is_integer()):
                 raise UsageError(f"--caster takes a square x,y of whole numbers or a creature's name, got {text!r}")
-            return Token(int(x), int(y), name="caster")
+            return Token(int(x), int(y), name=name)
     try:
         return m.token(text)
     except AoegridError as exc:
         raise UsageError(f"--caster {text!r} is neither a square x,y nor a creature: {exc}") from None
+
+
+def _move(value: float, units: str) -> float:
+    """One ``--move``: how far a caster moves before it casts, in the map's unit."""
+    if not (math.isfinite(value) and value >= 0):
+        raise UsageError(f"--move must be a distance in {units} (the map's unit), 0 or more, got {value:g}")
+    return float(value)
+
+
+def _moves(values: Sequence[float] | None, casters: int, units: str) -> list[float] | None:
+    """``threat --move``: how far each caster moves (one for all, or one per caster, in order), or None."""
+    if not values:
+        return None
+    moves = [_move(v, units) for v in values]
+    if len(moves) == 1:
+        return moves * casters
+    if len(moves) != casters:
+        raise UsageError(f"--move given {len(moves)} times for {_count(casters, 'caster')}: give one --move for all, "
+                         "or one per --caster, in order")
+    return moves
+
+
+def _reach(rng: Range | None, units: str) -> str:
+    """A range as the summaries say it: ``range 30 ft``, or ``any range``."""
+    return f"range {rng.feet:g} {units}" if rng is not None and rng.feet != float("inf") else "any range"
 
 
 def _range(text: str | None, level: int) -> Range | None:
@@ -729,10 +766,18 @@ def _count(n: int, noun: str) -> str:
 
 
 def _unreachable(shape: Any, options: dict[str, Any], aimed: bool, plans: Sequence[Any]) -> str:
-    """Why no placement reaches a creature to hit: how many origins were legal, and why the rest were not."""
+    """Why no placement reaches a creature to hit: how many origins were legal, and why the rest were not
+    (after a move: from how many squares)."""
+    from aoegrid.movement import reachable
     from aoegrid.ranges import legal_origins
 
     avoiding = " without reaching too many to avoid" if options["avoid"] is not None else ""
+    move = options.get("move")
+    if move is not None:
+        m = options["on"]
+        stands = reachable(options["caster"], move, on=m, rules=options["rules"])
+        return (f"nothing to hit can be reached: from none of the {_count(len(stands), 'square')} the caster can end "
+                f"a {move:g}-{m.grid.units} move on does a placement reach a creature to hit{avoiding}")
     if aimed:
         tried = f"{len(options['directions'])} tried" if options["directions"] else "every 5 degrees tried"
         return f"nothing to hit can be reached: no direction ({tried}) reaches a creature to hit{avoiding}"
@@ -751,9 +796,49 @@ def _unreachable(shape: Any, options: dict[str, Any], aimed: bool, plans: Sequen
             + (f" ({why})" if why else "") + last)
 
 
-def _best_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> str:
+def _effect(args: argparse.Namespace, m: BattleMap) -> tuple[Shape, list[float | str], bool]:
+    """``--shape``, ``--size``, ``--direction``, ``--width``, ``--height`` and ``--rules``, checked against the map.
+
+    Returns the shape, the directions given (a cone's or line's to try; a
+    shape placed at a point keeps one, its own) and whether the shape is
+    aimed from its caster. ``args.rules`` gets its default.
+    """
+    aimed = args.shape in AIMED
+    directions = [_direction(d) for d in args.direction or ()]
+    if not aimed and len(directions) > 1:
+        raise UsageError(f"a {args.shape} keeps one --direction (its own); several are tried only for cones and lines")
+    shape = make_shape(args.shape, args.size, directions[0] if directions and not aimed else 0.0, args.width,
+                       args.height)
+    args.rules = _default_rules(args.shape, args.rules)
+    _check_units(shape, args.rules, m.grid)
+    return shape, directions, aimed
+
+
+def _with_tokens(m: BattleMap, path: str | None, err: TextIO) -> BattleMap:
+    """The map with the creatures of a ``--tokens`` CSV added; a creature a wall runs through is a warning."""
     import warnings
 
+    tokens = _read_tokens(path, m.grid) if path else []
+    if not tokens:
+        return m
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", AoegridWarning)
+        m = BattleMap(m.grid, m.walls, [*m.tokens, *tokens], m.fog, m.info, terrain=m.terrain)
+    for w in caught:
+        print(f"aoegrid: warning: {_one_line(w.message)}", file=err)  # type: ignore[arg-type]
+    return m
+
+
+def _steps(p: Any) -> str:
+    """Where a placement's caster stands, and the path it walks there (``best --move``)."""
+    x, y = p.stand.x, p.stand.y
+    if len(p.path) < 2:
+        return f"stand at ({x}, {y}): no move"
+    return f"stand at ({x}, {y}) after {p.cost:g} {p.area.grid.units}: path " + " -> ".join(
+        f"({sx}, {sy})" for sx, sy in p.path)
+
+
+def _best_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> str:
     from matplotlib.figure import Figure
 
     from aoegrid import plotting
@@ -764,42 +849,46 @@ def _best_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> str
     scale = _scale(args.scale, m.grid)
     if args.limit < 1:
         raise UsageError(f"--limit must be 1 or more, got {args.limit}")
-    aimed = args.shape in AIMED
-    directions = [_direction(d) for d in args.direction or ()]
-    if not aimed and len(directions) > 1:
-        raise UsageError(f"a {args.shape} keeps one --direction (its own); several are tried only for cones and lines")
-    shape = make_shape(args.shape, args.size, directions[0] if directions and not aimed else 0.0, args.width,
-                       args.height)
-    args.rules = _default_rules(args.shape, args.rules)
-    _check_units(shape, args.rules, m.grid)
-    tokens = _read_tokens(args.tokens, m.grid) if args.tokens else []
-    if tokens:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", AoegridWarning)
-            m = BattleMap(m.grid, m.walls, [*m.tokens, *tokens], m.fog, m.info)
-        for w in caught:
-            print(f"aoegrid: warning: {_one_line(w.message)}", file=err)  # type: ignore[arg-type]
+    shape, directions, aimed = _effect(args, m)
+    units = m.grid.units
+    if args.caster is None:
+        needs = ("--move" if args.move is not None else "--range" if args.range is not None
+                 else f"a {args.shape}" if aimed else None)
+        if needs is not None:
+            raise UsageError(f"{needs} needs --caster (a square x,y or a creature's name); without one the area "
+                             "is placed anywhere, with no one casting it (not for cones and lines)")
+    move = None if args.move is None else _move(args.move, units)
+    m = _with_tokens(m, args.tokens, err)
     hit, is_hit = _select(args.hit, "--hit", m)
     avoid, is_avoid = _select(args.avoid, "--avoid", m)
-    caster = _caster(args.caster, m)
+    caster = None if args.caster is None else _caster(args.caster, m)
     rng = _range(args.range, args.level)
     options: dict[str, Any] = {
         "caster": caster, "range": rng, "on": m, "rules": args.rules, "mode": args.mode, "hit": is_hit,
         "avoid": is_avoid, "max_avoid": args.max_avoid, "directions": (directions or None) if aimed else None,
+        "move": move,
     }
     plans = best_placements(shape, **options, limit=args.limit)
-    units = m.grid.units
-    where = f"{caster.label} at ({caster.x}, {caster.y})"
-    reach = f"range {rng.feet:g} {units}" if rng is not None and rng.feet != float("inf") else "any range"
-    lines = [f"{shape.name} {_size_of(shape):g} {units}, {resolve_rules(args.rules).name} {args.mode} from {where}, "
-             f"{reach}; hit {', '.join(sorted(hit))}" + (f"; avoid {', '.join(sorted(avoid))}" if avoid else "")]
+    if caster is None:
+        where = "anywhere (no caster)"
+    else:
+        where = f"from {caster.label} at ({caster.x}, {caster.y})"
+        if move is not None:
+            where += f" after a move of up to {move:g} {units}"
+        where += ", " + _reach(rng, units)
+    lines = [f"{shape.name} {_size_of(shape):g} {units}, {resolve_rules(args.rules).name} {args.mode} {where}; "
+             f"hit {', '.join(sorted(hit))}" + (f"; avoid {', '.join(sorted(avoid))}" if avoid else "")]
     if plans and plans[0].hits:
         for rank, p in enumerate(plans, start=1):
-            place = (f"direction {_compass(p.direction)}" if p.direction is not None
-                     else f"origin {p.at}, {p.distance:g} {units} from the caster")
+            if p.direction is not None:
+                place = f"direction {_compass(p.direction)}"
+            else:
+                place = f"origin {p.at}" + ("" if caster is None else f", {p.distance:g} {units} from the caster")
             if p.origin is not None and p.origin != p.at:
                 place += f", coming into being at ({p.origin[0]:g}, {p.origin[1]:g})"
             lines.append(f"{rank}. {place}: {_count(len(p.hits), 'hit')}, {len(p.avoided)} avoided")
+            if p.stand is not None:
+                lines.append(f"   {_steps(p)}")
             if p.hits:
                 lines.append(f"   hits: {_creatures(p.hits)}")
             if p.avoided:
@@ -814,6 +903,8 @@ def _best_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> str
         spare = "/".join(sorted(avoid))
         label = f"{'/'.join(sorted(hit))} reached" + (
             f", at most {args.max_avoid} {spare}" if avoid and args.max_avoid else f", no {spare}" if avoid else "")
+        if aimed and move is not None:
+            label += ", best per square"  # the best direction from each square the caster can move to
         artists = plotting.plot_scores(scores, m, best=plans[0] if plans else None, caster=caster,
                                        directions=fig_directions, label=label, scale=scale)
         fig = artists[0].figure
@@ -827,6 +918,69 @@ def _best_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> str
     return "\n".join(lines)
 
 
+def _threat_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> str:
+    from aoegrid.threat import threat_map
+
+    m = _load(args.map, args.units)
+    # A given --scale is checked before the work; the default needs the pictures' module, loaded only for a picture.
+    scale = None if args.scale is None else _scale(args.scale, m.grid)
+    shape, directions, aimed = _effect(args, m)
+    units = m.grid.units
+    m = _with_tokens(m, args.tokens, err)
+    casters = [_caster(text, m, name=f"caster {k}") for k, text in enumerate(args.caster, start=1)]
+    labels = [c.label for c in casters]
+    twice = sorted({label for label in labels if labels.count(label) > 1})
+    if twice:
+        raise UsageError(f"--caster {twice[0]} is given twice; each caster counts once")
+    moves = _moves(args.move, len(casters), units)
+    spare, is_spare = _select(args.spare, "--spare", m)
+    if args.max_spared_hit < 0:
+        raise UsageError(f"--max-spared-hit must be 0 or more, got {args.max_spared_hit}")
+    size = args.creature_size.strip()
+    try:
+        footprint = Token(0, 0, size=int(size) if size.isdigit() else size).footprint
+    except AoegridError as exc:
+        raise UsageError(f"--creature-size {size!r}: {exc}") from None
+    for path in (args.output, args.json):
+        if path and path != "-":
+            _new_file(path, args.force)  # refuse before the work
+    rng = _range(args.range, args.level)
+    t = threat_map(shape, casters=casters, range=rng, move=moves, on=m, rules=args.rules, mode=args.mode,
+                   size=footprint, spare=is_spare, max_spared_hit=args.max_spared_hit,
+                   directions=(directions or None) if aimed else None)
+    who = [f"{c.label} at ({c.x}, {c.y})" for c in t.casters]
+    if moves is not None:
+        who = [f"{c} moving up to {b:g} {units}" for c, b in zip(who, moves)]
+    w, h = t.size
+    head = (f"{shape.name} {_size_of(shape):g} {units}, {resolve_rules(args.rules).name} {args.mode}, "
+            f"{_reach(rng, units)}, against a {w} x {h} creature; casters: {', '.join(who)}")
+    if spare:
+        head += f"; sparing {', '.join(sorted(spare))}"
+        if args.max_spared_hit:
+            head += f" (at most {args.max_spared_hit})"
+    reached = f"squares reached: {int(t.mask.sum())} of {m.grid.width * m.grid.height}"
+    by_count = [f"{int((t.count == n).sum())} by {_count(n, 'caster')}" for n in range(1, len(casters) + 1)
+                if (t.count == n).any()]
+    if by_count:
+        reached += f" ({', '.join(by_count)})"
+    lines = [head, reached]
+    lines += [f"  {label}: {_plural(int(mask.sum()), 'square')}" for label, mask in t.by_caster.items()]
+    if args.output:
+        from aoegrid import plotting
+
+        title = f"{shape.name} {_size_of(shape):g} {units}: where {', '.join(t.by_caster)} can reach a creature"
+        drawn = plotting.plot_threat(t, moves=moves is not None, title=title,
+                                     scale=scale or _scale(_default_scale(None, m.grid), m.grid))
+        _write_picture(drawn.figure, args.output, True, stdout)
+        lines.append(f"picture: {'stdout' if args.output == '-' else args.output}")
+    if args.json:
+        inputs = {k: v for k, v in vars(args).items() if k in (
+            "map", "shape", "size", "direction", "width", "height", "caster", "range", "level", "move", "rules",
+            "mode", "units", "spare", "max_spared_hit", "creature_size", "tokens")}
+        _write_text(args.json, json.dumps(threat_record(t, inputs=inputs), indent=1) + "\n", True, stdout)
+    return "\n".join(lines)
+
+
 def _direction(text: str) -> float | str:
     """Degrees as a number, or a compass name (E, SE, south-east) left for the shape to check."""
     text = text.strip() or "0"
@@ -834,6 +988,24 @@ def _direction(text: str) -> float | str:
         return float(text)
     except ValueError:
         return text
+
+
+def _casting_arguments(p: argparse.ArgumentParser, units: dict[str, Any]) -> None:
+    """What ``best`` and ``threat`` share: the map and its creatures, the effect, its rules, range and units."""
+    p.add_argument("map", help="map file (.dd2vtt, .uvtt, .df2vtt, Foundry .json, text map) or @demo")
+    p.add_argument("--shape", required=True, choices=(*SHAPES, *TEMPLATES), help="a shape, or a Savage Worlds template")
+    p.add_argument("--size", type=float, help="radius, length or side, in the map's unit (not for templates)")
+    p.add_argument("--range", help="how far from its caster the origin may be: a distance in the map's unit, or "
+                   "close, medium, long")
+    p.add_argument("--level", type=int, default=1, help="caster level for close, medium and long ranges")
+    p.add_argument("--tokens", help="CSV of creatures added to the map's own: name,x,y,size,tags (tags separated by ;)")
+    p.add_argument("--rules", help=f"one of {', '.join(PRESETS)} (default starfinder; savage-worlds for templates)")
+    p.add_argument("--mode", default="burst", choices=("burst", "emanation", "spread"))
+    p.add_argument("--direction", action="append",
+                   help="cones and lines: a direction to try (repeat; default every 5 degrees); cubes: their own")
+    p.add_argument("--width", type=float, help="line width")
+    p.add_argument("--height", type=float, help="cylinder height")
+    p.add_argument("--units", **units)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -872,28 +1044,37 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("--scale", type=float, default=None, help="pixels per square (default: 24, more for small maps)")
     a.add_argument("--force", action="store_true", help="overwrite existing output files")
     t = sub.add_parser("best", parents=[common], help="the best placements of an area: most creatures to hit, none to avoid")
-    t.add_argument("map", help="map file (.dd2vtt, .uvtt, .df2vtt, Foundry .json, text map) or @demo")
-    t.add_argument("--shape", required=True, choices=shapes, help="a shape, or a Savage Worlds template")
-    t.add_argument("--size", type=float, help="radius, length or side, in the map's unit (not for templates)")
-    t.add_argument("--caster", required=True, help="the caster: a square x,y (a medium creature) or a creature's name")
-    t.add_argument("--range", help="how far the origin may be: a distance in the map's unit, or close, medium, long")
-    t.add_argument("--level", type=int, default=1, help="caster level for close, medium and long ranges")
-    t.add_argument("--tokens", help="CSV of creatures added to the map's own: name,x,y,size,tags (tags separated by ;)")
+    _casting_arguments(t, units)
+    t.add_argument("--caster", help="the caster: a square x,y (a medium creature) or a creature's name; without "
+                   "it the area is placed anywhere, with no one casting it (a trap, a hazard)")
+    t.add_argument("--move", type=float, help="how far the caster may move before it casts, in the map's unit "
+                   "(walls, terrain and creatures in the way as the rules say)")
     t.add_argument("--hit", action="append", required=True, help="tag or name of the creatures to reach (repeat or comma-separate)")
     t.add_argument("--avoid", action="append", help="tag or name of the creatures to spare (repeat or comma-separate)")
     t.add_argument("--max-avoid", type=int, default=0, help="creatures to avoid a placement may still reach (default 0)")
-    t.add_argument("--rules", help=f"one of {', '.join(PRESETS)} (default starfinder; savage-worlds for templates)")
-    t.add_argument("--mode", default="burst", choices=("burst", "emanation", "spread"))
-    t.add_argument("--direction", action="append",
-                   help="cones and lines: a direction to try (repeat; default every 5 degrees); cubes: their own")
-    t.add_argument("--width", type=float, help="line width")
-    t.add_argument("--height", type=float, help="cylinder height")
-    t.add_argument("--units", **units)  # type: ignore[arg-type]
     t.add_argument("--limit", type=int, default=5, help="how many placements to print (default 5)")
     t.add_argument("-o", "--output", help="PNG or SVG score map to write, - for PNG on stdout")
     t.add_argument("--json", help="JSON file of the placements to write, - for stdout")
     t.add_argument("--scale", type=float, default=24.0, help="pixels per square")
     t.add_argument("--force", action="store_true", help="overwrite existing output files")
+    r = sub.add_parser("threat", parents=[common], help="where casters can reach a creature, square by square "
+                       "(after moving): a threat map")
+    _casting_arguments(r, units)
+    r.add_argument("--caster", action="append", required=True,
+                   help="a caster: a square x,y (a medium creature, called caster 1, 2, ... in order) or a "
+                   "creature's name (repeat for each caster)")
+    r.add_argument("--move", type=float, action="append", help="how far the casters may move before casting, in the "
+                   "map's unit: once for all, or once per --caster in order")
+    r.add_argument("--spare", action="append", help="tag or name of the casters' own side: placements reaching "
+                   "them do not count (repeat or comma-separate)")
+    r.add_argument("--max-spared-hit", type=int, default=0,
+                   help="creatures to spare a placement may still reach and count (default 0)")
+    r.add_argument("--creature-size", default="medium",
+                   help="the creature threatened: a size name or a number of squares across (default medium)")
+    r.add_argument("-o", "--output", help="PNG or SVG threat map to write, - for PNG on stdout")
+    r.add_argument("--json", help="JSON file of the threat map (an aoegrid/1 threat record) to write, - for stdout")
+    r.add_argument("--scale", type=float, default=None, help="pixels per square (default: 24, more for small maps)")
+    r.add_argument("--force", action="store_true", help="overwrite existing output files")
     i = sub.add_parser("info", parents=[common], help="what a map file holds")
     i.add_argument("map")
     b = sub.add_parser("batch", parents=[common], help="many areas from a CSV of placements, as JSON lines")
@@ -930,6 +1111,9 @@ def main(argv: Sequence[str] | None = None, stdout: TextIO | None = None, stderr
         elif args.command == "best":
             resolve_rules(_default_rules(args.shape, args.rules))
             text = _best_command(args, out, err)
+        elif args.command == "threat":
+            resolve_rules(_default_rules(args.shape, args.rules))
+            text = _threat_command(args, out, err)
         elif args.command == "info":
             text = _info_command(args)
         else:

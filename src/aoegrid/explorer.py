@@ -10,7 +10,8 @@ aims cones, lines and cubes; controls choose the shape, its size, the preset
 and the mode; beside the map, the number of squares and the creatures reached
 with their cover; with a caster, each placement at a point is checked as
 :func:`aoegrid.area` checks it, and a check box shades every placement's score
-(:func:`aoegrid.placement_scores`) and outlines the best one.
+(:func:`aoegrid.placement_scores`) and outlines the best one (with ``move=``,
+after the caster moves: the path it walks and where it stands drawn too).
 
 Why anywidget: the widget is one ``anywidget.AnyWidget`` whose front end is a
 small ES module (below, in ``_ESM``). Every rule (snapping, the area, cover,
@@ -28,7 +29,7 @@ the creatures); after each change, the ``view`` (the covered squares as runs
 of each row, cover badges, squares walls block, the shape's outline, the
 origin, the creatures reached with their grades: a few kilobytes); with the
 score map, ``score_layer`` (a palette index per lattice point, the best placement's
-outline). The browser draws them on canvases in grid units. A drag keeps one
+outline, and after a move the path and the square stood on). The browser draws them on canvases in grid units. A drag keeps one
 request in flight: pointer moves while it is out replace each other, and the
 latest goes out when its answer (``answered``) comes back, so the picture
 trails the pointer by at most one step and the last position always wins.
@@ -71,7 +72,7 @@ import anywidget
 import numpy as np
 import traitlets
 
-from aoegrid._validate import positive
+from aoegrid._validate import non_negative, positive
 from aoegrid.area import Area, area
 from aoegrid.battlemap import BattleMapCore
 from aoegrid.directions import parse_direction
@@ -82,8 +83,10 @@ from aoegrid.options import Mode, OriginPoint, parse_option
 from aoegrid.plotting import (
     _BEST,
     _NO_SCORE,
+    _STAND_INSET,
     AREA_COLORS,
     COVER_BADGES,
+    PATH_COLOR,
     WALL_STYLES,
     _caster_space,
     _edges,
@@ -307,8 +310,8 @@ function drawScores(ctx, marks, s) {
   if (!s.index) return;
   const index = decode(s.index);
   if (s.lattice) {
-    const [step, half, cols] = s.lattice;
-    const at = (k) => [(k % cols) * step, Math.floor(k / cols) * step];
+    const [step, half, cols, off = 0] = s.lattice;
+    const at = (k) => [(k % cols) * step + off, Math.floor(k / cols) * step + off];
     // What cannot be chosen is dimmed, a whole cell round each point, under the scores.
     ctx.fillStyle = s.none;
     index.forEach((c, k) => { if (c === NO_SCORE) { const [x, y] = at(k); ctx.fillRect(x - step / 2, y - step / 2, step, step); } });
@@ -342,6 +345,16 @@ function drawScores(ctx, marks, s) {
     else cross(marks, s.best.at, s.best.mark, s.best.color, s.best.mark_edge);
   }
   box(marks, ...s.caster);
+  // After a move: the path walked, centre to centre, haloed, and the square stood on.
+  if (s.path) {
+    const [color, width, points, stand] = s.path;
+    marks.beginPath();
+    for (let i = 0; i < points.length; i += 2) marks.lineTo(points[i], points[i + 1]);
+    marks.lineCap = marks.lineJoin = "round";
+    stroke(marks, "#ffffff", 1.8 * width);
+    stroke(marks, color, width);
+    box(marks, stand, color, 1.2 * width);
+  }
 }
 
 function render({ model, el }) {
@@ -538,6 +551,7 @@ def explore(
     hit: Selector = frozenset({"enemy"}),
     avoid: Selector = frozenset({"ally"}),
     range: Range | float | None = None,
+    move: float | None = None,
     scale: float | None = None,
 ) -> Explorer:
     """A widget to place an area on a map by clicking, and see what it covers.
@@ -573,6 +587,12 @@ def explore(
         How far from the caster the point of origin may be, placed by a
         click or on the score map (not for cones and lines: they start at
         their caster).
+    move : float, optional
+        How far the caster (a Token) may move before it casts, in the grid's
+        unit, for the score map: its scores and best placement are
+        :func:`aoegrid.placement_scores` and :func:`aoegrid.best_placements`
+        with ``move=``, and the best one's path and the square it stands on
+        are drawn. A click is still checked from where the caster stands.
     scale : float, optional
         Pixels a square on the page (default: what makes the map about 768
         pixels across, between 4 and 32). The map's own image is sent once,
@@ -605,7 +625,8 @@ def explore(
     >>> "orc: no cover" in w.summary and "8 squares" in w.summary
     True
     """
-    return Explorer(on, shape, rules, caster, mode=mode, at=at, hit=hit, avoid=avoid, range=range, scale=scale)
+    return Explorer(on, shape, rules, caster, mode=mode, at=at, hit=hit, avoid=avoid, range=range, move=move,
+                    scale=scale)
 
 
 class Explorer(anywidget.AnyWidget):
@@ -628,6 +649,9 @@ class Explorer(anywidget.AnyWidget):
         ``"burst"``, ``"emanation"`` or ``"spread"``.
     show_scores : bool
         Shade the score map and outline the best placement (needs a caster).
+    move : float or None
+        How far the caster moves before it casts, for the score map (see
+        :func:`explore`); None: it casts from where it stands.
     area : Area or None
         The area now shown, exactly ``ag.area(shape, at=origin, on=map,
         rules=rules, mode=mode, caster=caster, range=range)`` (for a cone or
@@ -652,6 +676,7 @@ class Explorer(anywidget.AnyWidget):
     preset = traitlets.Unicode().tag(sync=True)
     mode = traitlets.Unicode("burst").tag(sync=True)
     show_scores = traitlets.Bool(False).tag(sync=True)
+    move = traitlets.Any(None).tag(sync=True)
     # What the front end shows, offers and draws; set here only.
     can_score = traitlets.Bool(False).tag(sync=True)
     shape_kinds = traitlets.List(list(SIZE_FIELDS)).tag(sync=True)
@@ -677,6 +702,7 @@ class Explorer(anywidget.AnyWidget):
         hit: Selector = frozenset({"enemy"}),
         avoid: Selector = frozenset({"ally"}),
         range: Range | float | None = None,
+        move: float | None = None,
         scale: float | None = None,
     ) -> None:
         if isinstance(on, Grid):
@@ -707,6 +733,7 @@ class Explorer(anywidget.AnyWidget):
             origin=(g.width / 2, g.height / 2) if at is None else at,
             unit=g.units,
             can_score=caster is not None,
+            move=move,
             board=_board(on, _scale(scale, g)),
         )
         self.on_msg(self._on_message)
@@ -808,6 +835,16 @@ class Explorer(anywidget.AnyWidget):
     def _valid_mode(self, proposal: dict[str, Any]) -> str:
         return parse_option(Mode, proposal["value"], "mode").value
 
+    @traitlets.validate("move")
+    def _valid_move(self, proposal: dict[str, Any]) -> float | None:
+        value = proposal["value"]
+        if value is None:
+            return None
+        if not isinstance(self._caster, Token):
+            raise InvalidValueError(
+                f"move moves the caster before it casts: give explore(..., caster=) a Token, got {self._caster!r}")
+        return non_negative(value, "move")
+
     @traitlets.validate("show_scores")
     def _valid_show_scores(self, proposal: dict[str, Any]) -> bool:
         if proposal["value"] and self._caster is None:
@@ -816,7 +853,7 @@ class Explorer(anywidget.AnyWidget):
 
     # --- changes ---------------------------------------------------------------
 
-    @traitlets.observe("shape_kind", "size", "direction", "preset", "origin", "mode", "show_scores")
+    @traitlets.observe("shape_kind", "size", "direction", "preset", "origin", "mode", "show_scores", "move")
     def _changed(self, change: dict[str, Any]) -> None:
         name, new = change["name"], change["new"]
         if name == "shape_kind" and new != self._shape.name:
@@ -913,13 +950,13 @@ class Explorer(anywidget.AnyWidget):
         """Work out the score map when what it depends on changed, send it, and say what it found."""
         key = self._score_key()
         if self._scored is None or self._scored[0] != key:
-            shape, rules, mode = key
+            shape, rules, mode, move = key
             try:
                 rng = self._shape_range(shape)
                 scores = placement_scores(shape, caster=self._caster, range=rng, on=self._map, rules=rules,
-                                          mode=mode, hit=self._hit, avoid=self._avoid)
+                                          mode=mode, hit=self._hit, avoid=self._avoid, move=move)
                 found = best_placements(shape, caster=self._caster, range=rng, on=self._map, rules=rules,
-                                        mode=mode, hit=self._hit, avoid=self._avoid)
+                                        mode=mode, hit=self._hit, avoid=self._avoid, move=move)
                 best = found[0] if found else None
                 layer = _score_layer(scores, best, self._caster, self._map.grid, self.board["scale"])
                 self._scored = (key, scores, best, None, layer)
@@ -929,10 +966,10 @@ class Explorer(anywidget.AnyWidget):
         self.score_layer = layer  # the same dict again sends nothing
         return _best_html(scores, best, failed, layer)
 
-    def _score_key(self) -> tuple[Shape, Rules, str]:
+    def _score_key(self) -> tuple[Shape, Rules, str, float | None]:
         """What the score map depends on: a cone's or line's own direction is not (it is searched)."""
         shape = self._shape.replace(direction=0.0) if isinstance(self._shape, (Cone, Line)) else self._shape
-        return shape, self._rules, self.mode
+        return shape, self._rules, self.mode, self.move
 
     def _summary(self, a: Area | None, reached: list[Reached]) -> str:
         x, y = self.origin
@@ -1133,6 +1170,9 @@ def _score_layer(scores: np.ndarray, best: Placement | None, caster: Any, g: Gri
         # Intersections: small squares, edged so neighbours stay apart.
         out["lattice"] = [1.0, 0.3, values.shape[1]]
         out["edge"] = [_rgba("#000000", _SCORE_ALPHA), 0.3 / u]
+    elif values.shape == g.shape:
+        # Squares (a cone's or line's best from each square its caster can move to): each filled.
+        out["lattice"] = [1.0, 0.5, values.shape[1], 0.5]
     else:
         # The half-square lattice: its intersections and centres; the middles of square edges are no origin.
         ys, xs = np.indices(values.shape)
@@ -1145,6 +1185,12 @@ def _score_layer(scores: np.ndarray, best: Placement | None, caster: Any, g: Gri
         out["best"] = {"edges": np.asarray(_edges(best.area.mask), dtype=np.float64).ravel().tolist(),
                        "color": _BEST, "width": 2.5 / u, "mark": 0.65, "mark_edge": _lw(u, 1.0) / u,
                        "at": list(space.bounds) if isinstance(space, Space) else [float(v) for v in at]}
+        if best.stand is not None:
+            # The path through the centres of the caster's space, and that space where it stands, just inside.
+            w, h = best.stand.footprint
+            x0, y0, x1, y1 = best.stand.space.bounds
+            out["path"] = [PATH_COLOR, _lw(u, 2.5) / u, [v for x, y in best.path for v in (x + w / 2, y + h / 2)],
+                           [x0 + _STAND_INSET, y0 + _STAND_INSET, x1 - _STAND_INSET, y1 - _STAND_INSET]]
     out["caster"] = [list(_caster_space(caster).bounds), "#000000", 2.0 / u, _DASHES["dashed"]]
     return out
 
@@ -1196,6 +1242,9 @@ def _best_html(scores: np.ndarray | None, best: Placement | None, failed: str | 
     else:
         at = best.at
         where = f"at ({at[0]:g}, {at[1]:g})" if isinstance(at, tuple) else f"from {at}"
+    if best.stand is not None:
+        where += f" standing at ({best.stand.x}, {best.stand.y})" + (
+            f" after {best.cost:g} {best.area.grid.units}" if len(best.path) > 1 else "")
     names = ", ".join(r.token.label for r in best.hits)
     lo, hi = np.nanmin(scores), np.nanmax(scores)  # a best placement with hits means some scores are finite
     palette = layer["palette"]
@@ -1203,9 +1252,11 @@ def _best_html(scores: np.ndarray | None, best: Placement | None, failed: str | 
         ramp = [(_swatch(c), f"{lo + k:g}") for k, c in enumerate(palette)]
     else:
         ramp = [(_swatch(palette[0]), f"{lo:g}"), (_swatch(palette[-1]), f"{hi:g}")]
+    marks = [(_swatch(layer["none"]), "not legal"), (_swatch(edge=_BEST, width=0.2), "best")]
+    if best.stand is not None:
+        marks.append((_swatch(edge=PATH_COLOR, width=0.2), "path walked, stand"))
     return (f'<div class="aoegrid-best">score map: {lo:g} to {hi:g} reached; '
-            f"best {html.escape(where)}: {best.score:g} ({html.escape(names)})</div>"
-            + _keyed([*ramp, (_swatch(layer["none"]), "not legal"), (_swatch(edge=_BEST, width=0.2), "best")]))
+            f"best {html.escape(where)}: {best.score:g} ({html.escape(names)})</div>" + _keyed([*ramp, *marks]))
 
 
 def _describe(shape: Shape, units: str) -> str:

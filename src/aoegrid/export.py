@@ -1,4 +1,4 @@
-"""aoegrid's JSON format (``aoegrid/1``): areas, maps, placements and batch rows as plain data.
+"""aoegrid's JSON format (``aoegrid/1``): areas, maps, placements, threat maps and batch rows as plain data.
 
 Every record is a JSON object with ``"schema": "aoegrid/1"`` and a
 ``"record"`` field saying what it holds:
@@ -10,6 +10,7 @@ Every record is a JSON object with ``"schema": "aoegrid/1"`` and a
 ``combined``   :func:`area_record`             ``a | b``, ``a & b``, ``a - b``
 ``map``        :func:`map_record`              a map: grid, walls, tokens, lights, notes
 ``placement``  :func:`placement_record`        one of :func:`aoegrid.best_placements`
+``threat``     :func:`threat_record`           :func:`aoegrid.threat_map`: casters per square
 ``batch``      :func:`batch_record`            one row of a batch: its number and area
 ``error``      :func:`error_record`            a batch row that failed: number, message
 ============== =============================== =========================================
@@ -23,6 +24,11 @@ of the file (see :class:`aoegrid.io.MapInfo`). The JSON Schema (draft
 loads it and :func:`validate` checks a record against it (with the optional
 ``jsonschema`` package). :func:`foundry_template` turns an area into a
 Foundry VTT ``MeasuredTemplate``.
+
+``aoegrid/1`` only gains optional fields (a placement's ``stand``, ``path``
+and ``cost``, a map's ``terrain``): every record aoegrid writes has them, and
+a record an older aoegrid wrote without them is still valid. A field never
+changes meaning within ``aoegrid/1``.
 
 Examples
 --------
@@ -53,7 +59,7 @@ import numpy as np
 from aoegrid.cover import GRADES, Cover
 from aoegrid.errors import InvalidTypeError, InvalidValueError
 from aoegrid.grid import Grid
-from aoegrid.options import Anchor, ConeKind
+from aoegrid.options import Anchor, ConeKind, Terrain
 from aoegrid.result import AreaCore
 from aoegrid.shapes import Cone, Cube, Cylinder, Line, Sphere
 from aoegrid.targets import Reached, reached
@@ -68,6 +74,7 @@ __all__ = [
     "map_record",
     "placement_record",
     "schema",
+    "threat_record",
     "validate",
 ]
 
@@ -214,7 +221,7 @@ def area_record(area: AreaCore, *, inputs: Mapping[str, Any] | None = None, info
         "record": "combined" if area.shape is None else "area",
         "inputs": _inputs(inputs),
         "grid": _grid(area.grid, info),
-        "map": None if info is None else {"source": info.source, "format": info.format},
+        "map": _map_ref(info),
     }
     if area.shape is not None and area.rules is not None and area.recipe is not None:
         out.update(
@@ -238,8 +245,7 @@ def area_record(area: AreaCore, *, inputs: Mapping[str, Any] | None = None, info
             {"square": [x, y], "grade": names[Cover(int(grades[y, x]))][0], "visible": round(float(visible[y, x]), 6)}
             for y, x in zip(ys.tolist(), xs.tolist())
         ]
-        ys, xs = np.nonzero(area.shape_mask & ~mask)
-        blocked = [[x, y] for y, x in zip(ys.tolist(), xs.tolist())]
+        blocked = _mask_squares(area.shape_mask & ~mask)
     out["cover"] = cover
     out["blocked"] = blocked
     out["tokens"] = [_reached(r) for r in reached(area)] if bmap is not None else []
@@ -263,14 +269,19 @@ def map_record(map: Any) -> dict[str, Any]:
         ``map.info.image()``), ``walls`` (``start``, ``end``, ``kind``,
         ``open``, ``blocks``, ``one_way``; as given, in grid units),
         ``tokens``, ``lights`` (``position`` in grid units, ``range`` in
-        squares, ``intensity``, ``color``) and ``notes`` (``map.notes``).
+        squares, ``intensity``, ``color``), ``notes`` (``map.notes``) and
+        ``terrain``: the squares of each kind (``difficult``,
+        ``greater-difficult``, ``impassable``), or None on a map without
+        terrain.
 
     Examples
     --------
     >>> import aoegrid as ag
     >>> r = map_record(ag.read_text_map("#####\\n#a+.#\\n#####"))
-    >>> r["record"], r["format"], r["grid"]["width"], len(r["walls"]), r["tokens"][0]["name"]
-    ('map', 'text', 5, 9, 'a')
+    >>> r["record"], r["format"], r["grid"]["width"], len(r["walls"]), r["tokens"][0]["name"], r["terrain"]
+    ('map', 'text', 5, 9, 'a', None)
+    >>> map_record(ag.read_text_map("#####\\n#~^%#\\n#####"))["terrain"]
+    {'difficult': [[1, 1]], 'greater-difficult': [[2, 1]], 'impassable': [[3, 1]]}
     """
     info = getattr(map, "info", None)
     return {
@@ -293,6 +304,7 @@ def map_record(map: Any) -> dict[str, Any]:
             for light in (() if info is None else info.lights)
         ],
         "notes": list(map.notes),
+        "terrain": _terrain(map),
     }
 
 
@@ -306,8 +318,12 @@ def placement_record(placement: Any) -> dict[str, Any]:
         :func:`area_record`; a creature's space for a cone or line from
         it), ``direction`` (degrees, or None), ``score``, ``distance`` (from
         the caster, in the grid's unit), ``hits`` and ``avoided`` (creatures
-        reached, as an area record's ``tokens``) and ``area`` (its area
-        record).
+        reached, as an area record's ``tokens``), ``area`` (its area
+        record), and for a caster that moves first (``move=``) ``stand``
+        (the top-left square ``[x, y]`` of its space where it stands; None
+        without a move), ``path`` (the squares its space steps through, in
+        order, from its start to ``stand``; empty without) and ``cost`` (the
+        movement the path costs, in the grid's unit; 0 without).
 
     Raises
     ------
@@ -322,6 +338,12 @@ def placement_record(placement: Any) -> dict[str, Any]:
     >>> r = placement_record(best)
     >>> r["record"], r["at"], r["score"], [h["token"]["name"] for h in r["hits"]], r["area"]["record"]
     ('placement', {'point': [5.0, 4.0]}, 1.0, ['orc'], 'area')
+    >>> near = ag.best_placements(ag.Sphere(10), caster=m.token("me"), range=10, on=m, hit="enemy", move=30)[0]
+    >>> moved = placement_record(near)     # 10 ft of range: it walks 15 ft first
+    >>> moved["at"], moved["distance"], moved["stand"], moved["path"], moved["cost"]
+    ({'point': [5.0, 4.0]}, 10.0, [3, 1], [[0, 0], [1, 0], [2, 1], [3, 1]], 15.0)
+    >>> r["stand"], r["path"], r["cost"]   # no move
+    (None, [], 0.0)
     """
     score = float(placement.score)
     if not math.isfinite(score):
@@ -336,6 +358,69 @@ def placement_record(placement: Any) -> dict[str, Any]:
         "hits": [_reached(r) for r in placement.hits],
         "avoided": [_reached(r) for r in placement.avoided],
         "area": area_record(placement.area),
+        "stand": None if placement.stand is None else [placement.stand.x, placement.stand.y],
+        "path": [[x, y] for x, y in placement.path],
+        "cost": float(placement.cost),
+    }
+
+
+def threat_record(threat: Any, *, inputs: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A threat map from :func:`aoegrid.threat_map` as an ``aoegrid/1`` record.
+
+    Parameters
+    ----------
+    threat : Threat
+    inputs : mapping, optional
+        What it was asked for (the shape, rules, range, moves...), echoed
+        as ``inputs`` with its types, as :func:`area_record` echoes them: a
+        :class:`~aoegrid.threat.Threat` keeps only its answer.
+
+    Returns
+    -------
+    dict
+        ``schema``, ``record`` (``"threat"``), ``inputs``, ``grid`` and
+        ``map`` (as in :func:`area_record`; the map's file), ``size`` (the
+        ``width`` and ``height`` of the creature reached, in squares),
+        ``casters`` (each one's ``token``, the ``moves`` its space may end
+        on, the ``squares`` where it reaches a creature), ``count`` (the
+        squares some caster reaches), ``squares`` (``[x, y, casters]`` for
+        each of them, sorted by y, then x), ``max_spared_hit`` and
+        ``spared`` (with ``spare=``: ``[x, y, fewest]`` for every square some
+        placement reaches, the fewest spared creatures a placement reaching
+        it catches; None without).
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> m = ag.BattleMap(ag.Grid(8, 2))
+    >>> t = ag.threat_map(ag.Sphere(5), casters=[ag.Token(0, 0, name="a"), ag.Token(7, 0, name="b")], range=15, on=m)
+    >>> r = threat_record(t, inputs={"shape": "sphere", "size": 5, "range": 15})
+    >>> r["record"], r["count"], r["squares"][2:5]                  # [x, y, casters]: both reach the middle
+    ('threat', 16, [[2, 0, 1], [3, 0, 2], [4, 0, 2]])
+    >>> r["casters"][1]["token"]["name"], r["casters"][1]["moves"], r["casters"][1]["squares"][:3]
+    ('b', [[7, 0]], [[3, 0], [4, 0], [5, 0]])
+    """
+    bmap = threat.on
+    info = getattr(bmap, "info", None)
+    count = np.asarray(threat.count)
+    ys, xs = np.nonzero(count)
+    spared = threat.spared
+    w, h = threat.size
+    return {
+        "schema": SCHEMA,
+        "record": "threat",
+        "inputs": _inputs(inputs),
+        "grid": _grid(bmap.grid, info),
+        "map": _map_ref(info),
+        "size": {"width": w, "height": h},
+        "casters": [
+            {"token": _token(t), "moves": _mask_squares(moves), "squares": _mask_squares(threat.by_caster[t.label])}
+            for t, moves in zip(threat.casters, threat.moves)
+        ],
+        "count": len(xs),
+        "squares": [[x, y, int(count[y, x])] for y, x in zip(ys.tolist(), xs.tolist())],
+        "max_spared_hit": threat.max_spared_hit,
+        "spared": None if spared is None else _counted(spared),
     }
 
 
@@ -520,6 +605,31 @@ def _grid(grid: Grid, info: Any) -> dict[str, Any]:
         "pixels_per_square": pixels,
         "offset": None if pixels is None else list(info.offset),
     }
+
+
+def _map_ref(info: Any) -> dict[str, Any] | None:
+    """The map file a record's squares come from (``source``, ``format``), or None."""
+    return None if info is None else {"source": info.source, "format": info.format}
+
+
+def _mask_squares(mask: Any) -> list[list[int]]:
+    """The squares of an ``(H, W)`` bool mask, ``[x, y]`` sorted by y, then x."""
+    ys, xs = np.nonzero(mask)
+    return [[x, y] for y, x in zip(ys.tolist(), xs.tolist())]
+
+
+def _counted(values: Any) -> list[list[int]]:
+    """``[x, y, n]`` for every finite value ``n`` of an ``(H, W)`` array, sorted by y, then x."""
+    ys, xs = np.nonzero(np.isfinite(values))
+    return [[x, y, int(values[y, x])] for y, x in zip(ys.tolist(), xs.tolist())]
+
+
+def _terrain(bmap: Any) -> dict[str, list[list[int]]] | None:
+    """A map's terrain as the squares of each kind but open, or None without terrain."""
+    if not getattr(bmap, "has_terrain", False):
+        return None
+    kinds = bmap.terrain
+    return {t.value: _mask_squares(kinds == t.code) for t in Terrain if t is not Terrain.OPEN}
 
 
 def _shape(shape: Any) -> dict[str, Any]:

@@ -41,7 +41,7 @@ from aoegrid.directions import right_normal, unit_vector
 from aoegrid.distance import measure
 from aoegrid.errors import GridMismatchError, InvalidValueError
 from aoegrid.grid import Grid, memory_budget
-from aoegrid.options import ConeKind, Inclusion
+from aoegrid.options import ConeKind, Inclusion, Terrain
 from aoegrid.raster import center_offsets, far_offsets
 from aoegrid.regions import ConvexPolygon, Region, RoundedRect
 from aoegrid.result import AreaCore
@@ -75,6 +75,19 @@ COVER_BADGES = {
 }
 #: Squares of the shape a range clips away (``clip_to_range``): grey, dashed.
 OUT_OF_RANGE = "#7f7f7f"
+#: How terrain is drawn, by kind: (label, fill, its opacity, hatching, the hatching's colour).
+TERRAIN_STYLES = {
+    Terrain.DIFFICULT: ("difficult terrain", "#c8a165", 0.35, "//", "#7a5a2a"),
+    Terrain.GREATER_DIFFICULT: ("greater difficult terrain", "#a0522d", 0.45, "xx", "#4a2408"),
+    Terrain.IMPASSABLE: ("impassable", "#2f2f2f", 0.65, None, "#2f2f2f"),
+}
+#: The path a creature walks (:func:`plot_path`) and the square it ends on, outlined this far (in squares) inside.
+PATH_COLOR = "#7b2fbe"
+_STAND_INSET = 0.12
+#: Grid lines; squares of the shape the walls block (colour, opacity; dotted too); token discs (fill, edge).
+_GRID_COLOR = "#bbbbbb"
+_BLOCKED = ("#7f7f7f", 0.25)
+_TOKEN_COLORS = ("#f5deb3", "#333333")
 #: Above this many covered squares ``_repr_html_`` shows the plain PNG, without per-square tooltips.
 MAX_TOOLTIPS = 20_000
 #: Points a square at the reference scale, 24 pixels a square at 100 dpi; sizes are given at it.
@@ -171,7 +184,7 @@ def _cells(mask: np.ndarray) -> list[list[tuple[int, int]]]:
     return _squares(zip(xs.tolist(), ys.tolist()))
 
 
-def plot_grid(grid: Grid, ax: Axes | None = None, *, color: str = "#bbbbbb") -> Drawing:
+def plot_grid(grid: Grid, ax: Axes | None = None, *, color: str = _GRID_COLOR) -> Drawing:
     """Grid lines, one square apart."""
     from matplotlib.collections import LineCollection
 
@@ -250,10 +263,7 @@ def plot_tokens(
 
     ax = _axes(ax, grid)
     u = _unit(ax, grid)
-    hit: dict[str, Cover] = {}
-    for r in affected:
-        token = getattr(r, "token", r)
-        hit[token.label] = Cover(getattr(r, "cover", Cover.NONE))
+    hit = _affected(affected)
     halo = [patheffects.withStroke(linewidth=_lw(u, 2.0), foreground="white")]
     out: list[Artist] = []
     for t in tokens:
@@ -261,7 +271,7 @@ def plot_tokens(
         cx, cy = t.space.center
         is_hit = t.label in hit
         r = 0.4 * min(w, h)
-        disc = Circle((cx, cy), r, facecolor="#f5deb3", edgecolor="#d62728" if is_hit else "#333333",
+        disc = Circle((cx, cy), r, facecolor=_TOKEN_COLORS[0], edgecolor="#d62728" if is_hit else _TOKEN_COLORS[1],
                       linewidth=_lw(u, 3.0 if is_hit else 1.0), zorder=6,
                       label=f"token {t.label}{' (affected)' if is_hit else ''}")
         ax.add_patch(disc)
@@ -280,6 +290,15 @@ def plot_tokens(
                                      "linewidth": _lw(u, 1.0)},
                                label=f"cover badge {t.label}"))
     return Drawing(out, ax)
+
+
+def _affected(affected: Iterable[Any]) -> dict[str, Cover]:
+    """The cover of each affected token, by label, from tokens (no cover) or :class:`~aoegrid.targets.Reached` records."""
+    hit: dict[str, Cover] = {}
+    for r in affected:
+        token = getattr(r, "token", r)
+        hit[token.label] = Cover(getattr(r, "cover", Cover.NONE))
+    return hit
 
 
 #: Pillow's decompression-bomb limit is a global; it is lifted only while aoegrid opens a map's image.
@@ -372,10 +391,46 @@ def plot_image(bmap: BattleMapCore, ax: Axes | None = None) -> Drawing:
     return Drawing([img], ax)
 
 
+def plot_terrain(bmap: BattleMapCore, ax: Axes | None = None) -> Drawing:
+    """The map's terrain (:attr:`BattleMap.terrain`): each kind's squares tinted, and hatched but impassable ones.
+
+    Returns
+    -------
+    Drawing
+        One collection a kind the map has, labelled ``"difficult
+        terrain"`` (light, ``//``), ``"greater difficult terrain"`` (darker,
+        ``xx``), ``"impassable"`` (dark grey); empty on a map without terrain.
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> m = ag.read_text_map("#####\\n#~~%#\\n#^..#\\n#####")
+    >>> [(c.get_label(), len(c.get_paths())) for c in plot_terrain(m)]
+    [('difficult terrain', 2), ('greater difficult terrain', 1), ('impassable', 1)]
+    """
+    from matplotlib.collections import PolyCollection
+    from matplotlib.colors import to_rgba
+
+    ax = _axes(ax, bmap.grid)
+    out: list[Artist] = []
+    if not bmap.has_terrain:
+        return Drawing(out, ax)
+    kinds = bmap.terrain
+    for kind, (label, face, alpha, hatch, edge) in TERRAIN_STYLES.items():
+        cells = _cells(kinds == kind.code)
+        if cells:
+            # The edge colour is the hatching's; the edges themselves are not drawn (the grid lines are).
+            coll = PolyCollection(cells, facecolors=to_rgba(face, alpha), edgecolors=edge, linewidths=0.0, hatch=hatch,
+                                  label=label, zorder=1)
+            ax.add_collection(coll)
+            out.append(coll)
+    return Drawing(out, ax)
+
+
 def plot_map(bmap: BattleMapCore, ax: Axes | None = None, *, image: bool = True, grid: bool = True,
              tokens: bool = True, legend: bool = False, title: str | None = None,
              scale: float | None = None) -> Drawing:
-    """The map: its image (when it has one), grid lines, walls and tokens.
+    """The map: its image (when it has one), its terrain, grid lines, walls and tokens.
 
     Parameters
     ----------
@@ -394,8 +449,9 @@ def plot_map(bmap: BattleMapCore, ax: Axes | None = None, *, image: bool = True,
     Returns
     -------
     Drawing
-        The artists added (``"map image"``, ``"grid"``, walls by kind,
-        tokens), with ``.ax`` and ``.figure``.
+        The artists added (``"map image"``, terrain by kind as
+        :func:`plot_terrain` draws it, ``"grid"``, walls by kind, tokens),
+        with ``.ax`` and ``.figure``.
     """
     if not isinstance(bmap, BattleMapCore):
         raise InvalidValueError(f"plot_map draws an aoegrid.BattleMap, got {bmap!r}")
@@ -403,6 +459,7 @@ def plot_map(bmap: BattleMapCore, ax: Axes | None = None, *, image: bool = True,
     out: list[Artist] = []
     if image:
         out += plot_image(bmap, ax)
+    out += plot_terrain(bmap, ax)
     if grid:
         out += plot_grid(bmap.grid, ax)
     out += plot_walls(bmap, ax)
@@ -491,6 +548,20 @@ def _unclipped(a: AreaCore) -> np.ndarray:
     return whole.mask
 
 
+def _marks(a: AreaCore) -> tuple[np.ndarray, dict[Cover, np.ndarray], np.ndarray | None]:
+    """What a picture marks beside an area's squares, as masks on its grid.
+
+    The squares a range clipped away (``clip_to_range``); the area's squares
+    in cover, by each grade of :data:`COVER_BADGES`; the squares of the shape
+    the walls block (None for an area on a bare grid).
+    """
+    whole = _unclipped(a)
+    if a.battlemap is None:
+        return whole & ~a.mask, {}, None
+    cover = a.cover
+    return whole & ~a.mask, {grade: (cover == grade) & a.mask for grade in COVER_BADGES}, a.shape_mask & ~whole
+
+
 def plot_area(
     a: AreaCore,
     ax: Axes | None = None,
@@ -566,30 +637,27 @@ def plot_area(
                           linewidths=_lw(u, 1.2), label=label or f"area ({len(squares)} squares)", zorder=2)
     ax.add_collection(fill)
     out.append(fill)
-    whole = _unclipped(a)
-    far = whole & ~a.mask
+    far, badged, blocked = _marks(a)
     if far.any():
         coll = PolyCollection(_cells(far), facecolors="none", edgecolors=OUT_OF_RANGE, linestyles="--",
                               linewidths=_lw(u, 1.0), label="out of range", zorder=2)
         ax.add_collection(coll)
         out.append(coll)
-    if a.battlemap is not None:
-        cover = a.cover
-        for grade, (name, size, face, edge) in COVER_BADGES.items():
-            ys, xs = np.nonzero((cover == grade) & a.mask)
-            if xs.size:
-                # A corner badge in black and white reads over any floor, where hatching vanished on striped ones.
-                tris = [[(x + 1 - size, y), (x + 1, y), (x + 1, y + size)] for x, y in zip(xs.tolist(), ys.tolist())]
-                coll = PolyCollection(tris, facecolors=face, edgecolors=edge, linewidths=_lw(u, 0.8), label=name,
-                                      zorder=3)
-                ax.add_collection(coll)
-                out.append(coll)
-        blocked = a.shape_mask & ~whole
-        if blocked.any():
-            coll = PolyCollection(_cells(blocked), facecolors=to_rgba("#7f7f7f", 0.25), edgecolors="none",
-                                  hatch="..", label="blocked (total cover)", zorder=2)
+    for grade, in_cover in badged.items():
+        name, size, face, edge = COVER_BADGES[grade]
+        ys, xs = np.nonzero(in_cover)
+        if xs.size:
+            # A corner badge in black and white reads over any floor, where hatching vanished on striped ones.
+            tris = [[(x + 1 - size, y), (x + 1, y), (x + 1, y + size)] for x, y in zip(xs.tolist(), ys.tolist())]
+            coll = PolyCollection(tris, facecolors=face, edgecolors=edge, linewidths=_lw(u, 0.8), label=name,
+                                  zorder=3)
             ax.add_collection(coll)
             out.append(coll)
+    if blocked is not None and blocked.any():
+        coll = PolyCollection(_cells(blocked), facecolors=to_rgba(*_BLOCKED), edgecolors="none",
+                              hatch="..", label="blocked (total cover)", zorder=2)
+        ax.add_collection(coll)
+        out.append(coll)
     shape = outline(a)
     if shape is not None and len(shape) >= 3:
         patch = Polygon(shape, closed=True, fill=False, edgecolor=color, linewidth=_lw(u, 1.5), linestyle=(0, (4, 2)),
@@ -685,7 +753,9 @@ def plot_scores(
         Drawn on a new Figure (with room for the colour bar) when not given.
     best : Placement, optional
         Outlined: the squares of its ``area``, its origin ``at`` marked, the
-        creatures it hits (``hits``, else all it reaches) ringed.
+        creatures it hits (``hits``, else all it reaches) ringed; when its
+        caster moves first (``best_placements(..., move=)``), the path it
+        walks and the square it stands on, as :func:`plot_path` draws them.
     caster : Token, Space or (x, y), optional
         Marked; needed for scores per direction.
     directions : sequence of float, optional
@@ -710,9 +780,9 @@ def plot_scores(
     -------
     Drawing
         Everything added, labelled: ``"score"``, ``nan_label``, ``"best
-        placement (N squares)"``, ``"best origin"``,
-        ``"caster"``, the colour bar's Axes (labelled ``label``), the map's
-        layers and tokens.
+        placement (N squares)"``, ``"best origin"``, with a move ``"path
+        walked (N ft)"`` and ``"stand"``, ``"caster"``, the colour bar's
+        Axes (labelled ``label``), the map's layers and tokens.
 
     Examples
     --------
@@ -805,6 +875,8 @@ def plot_scores(
         ax.add_collection(edges)
         out.append(edges)
         out.append(_mark(ax, best.at, "best origin", _BEST))
+        if getattr(best, "stand", None) is not None:
+            out += plot_path(best, ax)
     if space is not None:
         x0, y0, x1, y1 = space.bounds
         rect = Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, edgecolor="#000000", linewidth=2, linestyle="--",
@@ -855,6 +927,111 @@ def _caster_space(caster: Any) -> Space:
         return space
     x, y = point(caster, "caster")
     return Space(math.floor(x), math.floor(y))
+
+
+def plot_path(path: Any, ax: Axes | None = None, *, on: Grid | BattleMapCore | None = None,
+              size: tuple[int, int] = (1, 1), cost: float | None = None, color: str = PATH_COLOR,
+              legend: bool = False, title: str | None = None, scale: float | None = None) -> Drawing:
+    """The path a creature walks: a line with an arrow a step through the centres of its space, its end outlined.
+
+    Parameters
+    ----------
+    path : Placement or sequence of (x, y)
+        A placement of :func:`aoegrid.best_placements` with ``move=`` (its
+        ``path``, its caster where it ``stand`` s, and the ``cost``), or the
+        squares a creature's space steps through (its top-left square, start
+        and end included, as :meth:`aoegrid.Reach.path` gives them).
+    ax : Axes, optional
+        Drawn on a new Figure, with the map underneath, when not given.
+    on : BattleMap or Grid, optional
+        The map drawn underneath on a new Figure (a placement's own by
+        default); needed for a bare path without ``ax``.
+    size : (width, height)
+        The creature's footprint in squares, for a bare path (a placement's
+        caster's own otherwise).
+    cost : float, optional
+        What the move costs, in the grid's unit, for the legend (a
+        placement's own otherwise); without it the label has no cost.
+    color : str
+    legend : bool
+        Add a legend, outside the map.
+    title : str, optional
+    scale : float, optional
+        Pixels a square of a new Figure (default :func:`default_scale`).
+
+    Returns
+    -------
+    Drawing
+        ``"path walked (N ft)"`` (``"path walked"`` without a cost: the line
+        and its arrows; none when the creature does not move) and
+        ``"stand"`` (its space at the end, outlined just inside), with the map's layers
+        on a new Figure.
+
+    Raises
+    ------
+    InvalidValueError
+        A placement whose caster did not move first (no ``move=``), a path
+        with no square, or no map to draw on.
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> m = ag.BattleMap(ag.Grid(8, 5), tokens=[ag.Token(6, 2, name="orc", tags={"enemy"})])
+    >>> best = ag.best_placements(ag.Sphere(5), caster=ag.Token(0, 2, name="me"), range=15, on=m, hit="enemy",
+    ...                           move=20)[0]
+    >>> best.stand.x, best.stand.y, best.path, best.cost
+    (2, 1, ((0, 2), (1, 2), (2, 1)), 10.0)
+    >>> [a.get_label() for a in plot_path(best)][-3:]
+    ['path walked (10 ft)', 'path walked (10 ft)', 'stand']
+    """
+    from matplotlib import patheffects
+    from matplotlib.patches import Rectangle
+
+    if hasattr(path, "path") and hasattr(path, "stand"):
+        if path.stand is None:
+            raise InvalidValueError(
+                "this placement's caster does not move first: best_placements(..., move=feet) gives one with a path")
+        if on is None:
+            on = path.area.battlemap if path.area.battlemap is not None else path.area.grid
+        size, steps = path.stand.footprint, list(path.path)
+        cost = path.cost if cost is None else cost
+    else:
+        steps = [(int(x), int(y)) for x, y in path]
+    if not steps:
+        raise InvalidValueError("a path holds at least the square it starts on, got none")
+    grid = on.grid if isinstance(on, BattleMapCore) else on
+    if ax is None and grid is None:
+        raise InvalidValueError("plot_path draws a bare path on a map: pass on= (a BattleMap or Grid), or ax=")
+    out: list[Artist] = []
+    if ax is None:
+        assert grid is not None
+        ax = _axes(None, grid, scale)
+        if isinstance(on, BattleMapCore):
+            out += plot_map(on, ax)
+        else:
+            out += plot_grid(grid, ax)
+    u = _unit(ax, _grid_of(ax))
+    w, h = size
+    xs = np.array([x + w / 2 for x, _ in steps])
+    ys = np.array([y + h / 2 for _, y in steps])
+    # The cost in the map's unit (without a map, the number alone).
+    label = "path walked" if cost is None else f"path walked ({cost:g}{'' if grid is None else ' ' + grid.units})"
+    if len(steps) > 1:
+        # Under the creatures (its start is the walker's own disc), over the walls and the areas.
+        (line,) = ax.plot(xs, ys, color=color, linewidth=_lw(u, 2.5), solid_capstyle="round", label=label, zorder=5.5,
+                          path_effects=[patheffects.withStroke(linewidth=_lw(u, 4.5), foreground="white")])
+        # An arrow a step, from one square's centre to the next: the way it walks.
+        arrows = ax.quiver(xs[:-1], ys[:-1], np.diff(xs), np.diff(ys), color=color, angles="xy", scale_units="xy",
+                           scale=1, units="xy", width=0.06, headwidth=4.5, headlength=5, headaxislength=4.5,
+                           label=label, zorder=5.5)
+        out += [line, arrows]
+    x0, y0 = steps[-1]
+    # Inset a little, so it shows inside a box on the same space (a cone's or line's origin, the caster's).
+    stand = Rectangle((x0 + _STAND_INSET, y0 + _STAND_INSET), w - 2 * _STAND_INSET, h - 2 * _STAND_INSET, fill=False,
+                      edgecolor=color, linewidth=_lw(u, 3.0), label="stand", zorder=8)
+    ax.add_patch(stand)
+    out.append(stand)
+    return _finish(Drawing(out, ax), legend, title)
 
 
 def _mark(ax: Axes, at: Any, label: str, color: str) -> Artist:
@@ -982,6 +1159,18 @@ def compare_presets(shape: Any, at: Any, on: Grid | BattleMapCore, presets: Sequ
     )
 
 
+def _panel_scale(grid: Grid) -> float:
+    """Pixels a square of a panel beside others: 300 pixels across, at least 8 a square."""
+    return max(8.0, 300.0 / grid.width)
+
+
+def _heading(rules: Any, a: AreaCore) -> str:
+    """A panel's title: the rules' name (or ``rules`` itself), the count and how the rules count squares."""
+    if hasattr(rules, "inclusion"):
+        return f"{rules.name}: {len(a)} squares\n{rules.inclusion.value}, {rules.diagonals.value}"
+    return f"{rules}: {len(a)} squares"
+
+
 def compare(panels: Sequence[tuple[Any, AreaCore]], *, columns: int | None = None, title: str | None = None,
             legend: bool = True, scale: float | None = None, grid: Grid | None = None,
             names: Sequence[str] | None = None) -> Drawing:
@@ -1015,7 +1204,7 @@ def compare(panels: Sequence[tuple[Any, AreaCore]], *, columns: int | None = Non
     grid = grid or panels[0][1].grid
     columns = columns or len(panels)
     rows = math.ceil(len(panels) / columns)
-    scale = scale or max(8.0, 300.0 / grid.width)
+    scale = scale or _panel_scale(grid)
     pw, ph = grid.width * scale / _DPI, grid.height * scale / _DPI
     head = 0.45  # inches for each panel's title
     fig = Figure(figsize=(pw * columns + 0.2 * (columns + 1), (ph + head) * rows + 0.2 + (0.5 if title else 0.0)
@@ -1032,12 +1221,7 @@ def compare(panels: Sequence[tuple[Any, AreaCore]], *, columns: int | None = Non
         first = first or ax
         drawn = plot_area(a, ax)
         out += drawn
-        if names is not None:
-            text = names[k]
-        elif hasattr(rules, "inclusion"):
-            text = f"{rules.name}: {len(a)} squares\n{rules.inclusion.value}, {rules.diagonals.value}"
-        else:
-            text = f"{rules}: {len(a)} squares"
+        text = names[k] if names is not None else _heading(rules, a)
         # Placed at the top (y=1), not above tick labels the panel does not show: finding where
         # those would be makes ticks, a tenth of a second for a dozen panels.
         heading = ax.set_title(text, fontsize=10, y=1.0)
@@ -1228,3 +1412,84 @@ def html_of(obj: AreaCore | BattleMapCore, scale: float | None = None) -> str:
         # Transparent, not unfilled: a square must be painted to show its tooltip under the pointer.
         f'<g fill="#ffffff" fill-opacity="0">{"".join(tips)}</g></svg>'
     )
+
+
+def plot_threat(threat: Any, ax: Axes | None = None, *, cmap: str = "Reds", alpha: float = 0.55,
+                moves: bool = False, legend: bool = True, title: str | None = None,
+                scale: float | None = None) -> Drawing:
+    """A threat map (:func:`aoegrid.threat_map`): each square shaded by how many casters reach it, over the map.
+
+    Parameters
+    ----------
+    threat : Threat
+        What :func:`aoegrid.threat_map` gave; its map is drawn underneath, as
+        :func:`plot_map` draws it, its tokens on top.
+    ax : Axes, optional
+        Drawn on a new Figure, ``scale`` pixels a square, when not given.
+    cmap : str
+        A sequential matplotlib colour map: a square reached by more casters
+        is darker (one colour per count, from one to every caster).
+    alpha : float
+        Opacity of the shading, so the map shows through.
+    moves : bool
+        Outline where each caster's space may end its move.
+    legend : bool
+        A key outside the map: ``"reached by N casters"`` per count drawn,
+        the casters, the walls.
+    title : str, optional
+    scale : float, optional
+        Pixels a square of a new Figure (default :func:`default_scale`).
+
+    Returns
+    -------
+    Drawing
+        Everything added, labelled: ``"reached by 1 caster"``, ``"reached
+        by 2 casters"``..., ``"caster <label>"`` (a dashed box on its space),
+        with ``moves`` ``"moves of <label>"``, the map's layers and tokens,
+        ``"legend"``.
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> from aoegrid.plotting import plot_threat
+    >>> m = ag.BattleMap(ag.Grid(10, 6), walls=[ag.Wall((5, 0), (5, 4))])
+    >>> t = ag.threat_map(ag.Sphere(10), casters=[ag.Token(1, 2, name="a"), ag.Token(8, 2, name="b")], range=15,
+    ...                   on=m)
+    >>> [a.get_label() for a in plot_threat(t) if a.get_label().startswith(("reached", "caster"))]
+    ['reached by 1 caster', 'reached by 2 casters', 'caster a', 'caster b']
+    """
+    from matplotlib import colormaps
+    from matplotlib.collections import LineCollection, PolyCollection
+    from matplotlib.patches import Rectangle
+
+    bmap = getattr(threat, "on", None)
+    count = getattr(threat, "count", None)
+    if not isinstance(bmap, BattleMapCore) or not isinstance(count, np.ndarray) or count.shape != bmap.grid.shape:
+        raise InvalidValueError(f"plot_threat draws what aoegrid.threat_map gives, got {threat!r}")
+    g = bmap.grid
+    ax = _axes(ax, g, scale)
+    u = _unit(ax, g)
+    out: list[Artist] = list(plot_map(bmap, ax, tokens=False))
+    casters = list(threat.casters)
+    shades = colormaps[cmap](np.linspace(0.35, 0.95, max(len(casters), 1)))
+    for n in range(1, int(count.max(initial=0)) + 1):
+        cells = _cells(count == n)
+        if cells:
+            coll = PolyCollection(cells, facecolors=shades[min(n, len(shades)) - 1], edgecolors="none", alpha=alpha,
+                                  label=f"reached by {n} caster{'' if n == 1 else 's'}", zorder=2)
+            ax.add_collection(coll)
+            out.append(coll)
+    for k, caster in enumerate(casters):
+        if moves:
+            edges = LineCollection(_edges(threat.moves[k]), colors=AREA_COLORS[k % len(AREA_COLORS)],
+                                   linewidths=_lw(u, 1.5), linestyles="--", label=f"moves of {caster.label}", zorder=4)
+            ax.add_collection(edges)
+            out.append(edges)
+        x0, y0, x1, y1 = caster.space.bounds
+        box = Rectangle((x0, y0), x1 - x0, y1 - y0, fill=False, edgecolor=AREA_COLORS[k % len(AREA_COLORS)],
+                        linewidth=_lw(u, 2.5), linestyle="--", label=f"caster {caster.label}", zorder=7)
+        ax.add_patch(box)
+        out.append(box)
+    if bmap.tokens:
+        out += plot_tokens(bmap.tokens, g, ax)
+    return _finish(Drawing(out, ax), legend, title)

@@ -582,8 +582,9 @@ class Origins:
     lattice : str
         ``"intersections"``, ``"intersections+centers"`` or ``"caster"``
         (:func:`origin_lattice`); :attr:`lattices` names the kinds of point.
-    caster : Space
-        The caster's space.
+    caster : Space or None
+        The caster's space; None for an effect with no caster
+        (``legal_origins(..., caster=None)``).
     grid : Grid
     moved_to : float array or None
         Under rules that move an unseen point of origin to the near side of
@@ -613,7 +614,7 @@ class Origins:
 
     mask: NDArray[np.bool_]
     lattice: str
-    caster: Space
+    caster: Space | None
     grid: Grid
     moved_to: FloatArray | None = None
     refused: dict[str, int] = field(default_factory=dict)
@@ -632,6 +633,7 @@ class Origins:
         ``"caster"`` the one point is the centre of the caster's space.
         """
         if self.lattice == "caster":
+            assert self.caster is not None  # cones and lines always have one
             return [self.caster.center]
         ys, xs = np.nonzero(self.mask)
         if _STEP[self.lattice] == 1.0:
@@ -722,7 +724,14 @@ def _within(space: Space, px: FloatArray, py: FloatArray, rules: Rules, grid: Gr
 
 def space_distances(space: Space, px: Any, py: Any, rules: Rules, grid: Grid) -> FloatArray:
     """From the nearest edge of ``space`` to each point, in the grid's unit (:func:`distance_from_space`)."""
-    x0, y0, x1, y1 = space.bounds
+    return box_distances(*space.bounds, px, py, rules, grid)
+
+
+def box_distances(x0: Any, y0: Any, x1: Any, y1: Any, px: Any, py: Any, rules: Rules, grid: Grid) -> FloatArray:
+    """From the nearest edge of each box ``[x0, x1] x [y0, y1]`` to each point, broadcast, in the grid's unit.
+
+    The same numbers, bit for bit, as :func:`space_distances` for each box's space.
+    """
     dx = np.maximum(0.0, np.maximum(x0 - np.asarray(px, float), np.asarray(px, float) - x1))
     dy = np.maximum(0.0, np.maximum(y0 - np.asarray(py, float), np.asarray(py, float) - y1))
     return np.asarray(measure(dx, dy, rules.diagonals) * grid.square)
@@ -839,11 +848,17 @@ def legal_origins(
     view whatever the range; :func:`aoegrid.tactics.best_placements` tries
     the directions.
 
+    With ``caster=None`` the effect has no caster (a trap, a hazard, a
+    GM's effect): every point of the lattice not inside a wall is legal,
+    with no range and no line from anyone.
+
     Parameters
     ----------
     shape : Sphere, Cylinder, Cone, Line, Cube or Shapable
-    caster : Token, Space or (x, y)
-        Who places the effect; a point stands for its square. Wholly on the map.
+    caster : Token, Space, (x, y) or None
+        Who places the effect; a point stands for its square. Wholly on the
+        map. None: no one (no ``range`` or ``need`` then; not for cones and
+        lines, which start at their caster).
     range : Range or float, optional
         A :class:`Range` or a number of feet (the grid's unit); ``None``
         places no limit.
@@ -862,7 +877,8 @@ def legal_origins(
     OffGridError
         When the caster is not wholly on the map.
     InvalidValueError
-        For a range the shape cannot have (a 5e cone's range is self).
+        For a range the shape cannot have (a 5e cone's range is self);
+        ``caster=None`` with a range, a need, or a cone or line.
 
     Examples
     --------
@@ -874,15 +890,25 @@ def legal_origins(
      [1 1 1 0 0 0 0]
      [1 1 1 1 0 0 0]
      [1 1 1 1 1 0 0]]
+    >>> print(ag.legal_origins(ag.Sphere(5), caster=None, on=m).mask.astype(int))   # no caster: all but the wall
+    [[1 1 1 1 1 1 1]
+     [1 1 1 0 1 1 1]
+     [1 1 1 1 1 1 1]
+     [1 1 1 1 1 1 1]]
     """
     rules = resolve_rules(rules)
     grid, bmap = _on(on)
-    space = caster_space(caster, grid)
-    rng = None if range is None else as_range(range)
-    if rng is not None:
-        check_shape_range(shape, rng, rules)
     lattice = origin_lattice(shape, rules)
-    moves = moves_unseen(shape, rules)
+    space: Space | None = None
+    rng, moves = None, False
+    if caster is None:
+        _check_no_caster(shape, lattice, range, need)
+    else:
+        space = caster_space(caster, grid)
+        rng = None if range is None else as_range(range)
+        if rng is not None:
+            check_shape_range(shape, rng, rules)
+        moves = moves_unseen(shape, rules)
     if bmap is None:
         return _search_origins(grid, None, lattice, moves, space, rng, rules, need)
     # Kept by the map: a refused click asks for the nearest legal origin, the same search each time.
@@ -890,9 +916,24 @@ def legal_origins(
     return bmap.kept(key, lambda: _search_origins(grid, bmap, lattice, moves, space, rng, rules, need))
 
 
-def _search_origins(grid: Grid, bmap: BattleMap | None, lattice: str, moves: bool, space: Space,
+def _check_no_caster(shape: Shape, lattice: str, rng: Any, need: Any) -> None:
+    """Refuse what an effect without a caster cannot have: a range, a need, a start at the caster."""
+    if lattice == "caster":
+        raise InvalidValueError(
+            f"a {type(shape).__name__.lower()} starts at its caster: caster=None (an effect placed anywhere, "
+            "with no one casting it) is for shapes placed at a point"
+        )
+    for name, value in (("range", rng), ("need", need)):
+        if value is not None:
+            raise InvalidValueError(
+                f"{name}= is what a caster needs to a point of origin: with caster=None (an effect placed "
+                f"anywhere, with no one casting it) give none; got {name}={value!r}"
+            )
+
+
+def _search_origins(grid: Grid, bmap: BattleMap | None, lattice: str, moves: bool, space: Space | None,
                     rng: Range | None, rules: Rules, need: Need | str | None) -> Origins:
-    """The legal origins of :func:`legal_origins`, looked for on ``lattice``."""
+    """The legal origins of :func:`legal_origins`, looked for on ``lattice`` (``space`` None: no caster)."""
     moved_to = None
     refused: dict[str, int] = {}
 
@@ -901,6 +942,7 @@ def _search_origins(grid: Grid, bmap: BattleMap | None, lattice: str, moves: boo
             refused[reason] = refused.get(reason, 0) + int(n)
 
     if lattice == "caster":
+        assert space is not None
         mask = np.zeros(grid.shape, dtype=bool)
         mask[space.y : space.y + space.height, space.x : space.x + space.width] = True
     else:
@@ -915,10 +957,11 @@ def _search_origins(grid: Grid, bmap: BattleMap | None, lattice: str, moves: boo
                 left_out("inside a wall", on_walls.sum())
                 mask[part] &= ~on_walls
         if rng is not None and math.isfinite(rng.feet):
+            assert space is not None  # no caster, no range
             within = _within(space, px, py, rules, grid, rng.feet)
             left_out("out of range", (mask & ~within).sum())
             mask &= within
-        if bmap is not None:
+        if bmap is not None and space is not None:  # no caster: no line from anyone
             j, i = np.nonzero(mask)
             qx, qy = px[j, i], py[j, i]
             ok = np.ones(len(j), dtype=bool)

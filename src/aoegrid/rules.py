@@ -12,6 +12,17 @@ preset             diagonals     inclusion  cone             line width  units
 ``savage-worlds``  equidistant   touch      teardrop         1           in
 =================  ============  =========  ===============  ==========  ======
 
+Movement (:func:`aoegrid.reachable`, :func:`aoegrid.path_distance`):
+
+=================  =============================  ==========  ==============================
+preset             difficult / greater difficult  corners     creatures' spaces
+=================  =============================  ==========  ==============================
+``starfinder``     2 / 4 squares, 3 / 6 diagonal  blocked     allies' passable
+``pf2e``           +5 / +10 ft a square           allowed     allies' passable
+``sw5e``           cost doubled, not cumulative   allowed     allies' passable, difficult
+``savage-worlds``  cost doubled, not cumulative   allowed     allies' passable
+=================  =============================  ==========  ==============================
+
 Aliases: ``pathfinder`` and ``pf1`` are ``starfinder``; ``5e`` is ``sw5e``;
 ``sw`` and ``swade`` are ``savage-worlds``.
 """
@@ -28,11 +39,15 @@ from aoegrid.cover import CoverRule
 from aoegrid.errors import InvalidTypeError, InvalidValueError
 from aoegrid.options import (
     ConeKind,
+    CornerRule,
     Diagonals,
     Inclusion,
     LineSquares,
     OriginPoint,
+    SpaceCost,
     SpaceOrigin,
+    TerrainCost,
+    Through,
     parse_option,
 )
 from aoegrid.shapes import Line
@@ -100,6 +115,28 @@ class Rules:
         ``"center-band"``: the squares whose centre lies in its ``width``-wide
         rectangle, as Foundry VTT's pf2e and dnd5e systems highlight a line
         (see :class:`aoegrid.options.LineSquares` and :meth:`for_shape`).
+    terrain_cost : str
+        What a step into difficult terrain costs: ``"squares"`` (Starfinder:
+        2 squares, 3 diagonally; greater difficult 4 and 6), ``"plus"``
+        (Pathfinder 2e: +5 ft, greater +10 ft, not increased for diagonals),
+        ``"double"`` (5e, Savage Worlds: doubled, not cumulative); see
+        :class:`aoegrid.options.TerrainCost`.
+    corners : str
+        ``"blocked"``: no diagonal step past a wall's corner (Starfinder,
+        Pathfinder 1e); ``"allowed"``: the rules say nothing against it
+        (Pathfinder 2e, 5e, Savage Worlds), though walls meeting at a corner
+        leave no gap (:class:`aoegrid.options.CornerRule`).
+    space_cost : str
+        A creature larger than a square pays for the ``"costliest"`` square
+        of the space it moves into, or of the squares it newly ``"entered"``
+        (:class:`aoegrid.options.SpaceCost`).
+    through : str
+        Whose spaces a creature moves through: ``"allies"`` (every preset:
+        creatures not hostile to it), ``"all"`` or ``"none"``
+        (:class:`aoegrid.options.Through`). No creature ends its move in
+        another's space.
+    creatures_difficult : bool
+        5e: "another creature's space is difficult terrain for you".
 
     Examples
     --------
@@ -123,6 +160,11 @@ class Rules:
     hidden_origin_to_near_side: bool = False
     line_stops_at_wall: bool = True
     line_squares: LineSquares = LineSquares.PATH
+    terrain_cost: TerrainCost = TerrainCost.SQUARES
+    corners: CornerRule = CornerRule.BLOCKED
+    space_cost: SpaceCost = SpaceCost.COSTLIEST
+    through: Through = Through.ALLIES
+    creatures_difficult: bool = False
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -151,7 +193,12 @@ class Rules:
         set_(self, "origin_included", names)
         set_(self, "cover", parse_option(CoverRule, self.cover, "cover"))
         set_(self, "line_squares", parse_option(LineSquares, self.line_squares, "line_squares"))
-        for flag in ("cylinder_ignores_walls", "cylinder_drops", "hidden_origin_to_near_side", "line_stops_at_wall"):
+        set_(self, "terrain_cost", parse_option(TerrainCost, self.terrain_cost, "terrain_cost"))
+        set_(self, "corners", parse_option(CornerRule, self.corners, "corners"))
+        set_(self, "space_cost", parse_option(SpaceCost, self.space_cost, "space_cost"))
+        set_(self, "through", parse_option(Through, self.through, "through"))
+        for flag in ("cylinder_ignores_walls", "cylinder_drops", "hidden_origin_to_near_side", "line_stops_at_wall",
+                     "creatures_difficult"):
             if not isinstance(getattr(self, flag), bool):
                 raise InvalidTypeError(f"Rules {flag} must be True or False, got {getattr(self, flag)!r}")
 
@@ -204,8 +251,13 @@ STARFINDER = Rules(
     cover=CoverRule.ANY_CORNER,
     cylinder_ignores_walls=True,
     cylinder_drops=True,
+    terrain_cost=TerrainCost.SQUARES,
+    corners=CornerRule.BLOCKED,
+    space_cost=SpaceCost.COSTLIEST,
+    through=Through.ALLIES,
 )
-PF2E = STARFINDER.replace(name="pf2e", line_width=5.0, from_space=SpaceOrigin.EDGES)
+PF2E = STARFINDER.replace(name="pf2e", line_width=5.0, from_space=SpaceOrigin.EDGES,
+                          terrain_cost=TerrainCost.PLUS, corners=CornerRule.ALLOWED)
 SW5E = Rules(
     name="sw5e",
     diagonals=Diagonals.EQUIDISTANT,
@@ -219,6 +271,9 @@ SW5E = Rules(
     cover=CoverRule.CORNER_COUNT,
     hidden_origin_to_near_side=True,
     line_stops_at_wall=False,
+    terrain_cost=TerrainCost.DOUBLE,
+    corners=CornerRule.ALLOWED,
+    creatures_difficult=True,
 )
 SAVAGE_WORLDS = Rules(
     name="savage-worlds",
@@ -231,6 +286,8 @@ SAVAGE_WORLDS = Rules(
     from_space=SpaceOrigin.CENTER,
     cover=CoverRule.TOTAL_ONLY,
     line_stops_at_wall=False,
+    terrain_cost=TerrainCost.DOUBLE,
+    corners=CornerRule.ALLOWED,
 )
 
 PRESETS: dict[str, Rules] = {

@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from aoegrid._boxes import SegmentGrid
 from aoegrid._kernels import run
 from aoegrid._paths import shortest_paths, step_bits
-from aoegrid.options import Diagonals
+from aoegrid.options import Diagonals, TerrainCost
 from aoegrid.raster import Window
 from aoegrid.regions import EPS
 from aoegrid.walls import MARGIN, clip
@@ -60,6 +60,11 @@ class StepMasks:
     one_way : (n,) int8 array
         0 for two-way walls, +1 for walls blocking only steps from their
         right, -1 from their left.
+    cut : bool
+        Whether a step may pass a wall's end (a diagonal past a wall's
+        corner): :class:`aoegrid.options.CornerRule` ``"allowed"``, for
+        movement under the rules that allow it. By default (spreads, and
+        ``"blocked"``) every step a wall touches is barred.
     """
 
     TILE = 32
@@ -70,8 +75,10 @@ class StepMasks:
         height: int,
         segs: FloatArray,
         one_way: NDArray[np.int8],
+        cut: bool = False,
     ) -> None:
         self.width, self.height = width, height
+        self.cut = bool(cut)
         # Kept as given: a block's walls are filtered and clipped as it is built.
         self.segs = np.asarray(segs, dtype=np.float64).reshape(-1, 4)
         self.one_way = np.asarray(one_way, dtype=np.int8)
@@ -117,7 +124,7 @@ class StepMasks:
         spanned = np.minimum((np.abs(segs[:, 2] - segs[:, 0]) + 3) * (np.abs(segs[:, 3] - segs[:, 1]) + 3),
                              (x1 - x0) * (y1 - y0)).sum()
         bits = np.asarray(run(step_bits, spanned, segs, self.one_way[near[which]], x0, y0, x1 - x0, y1 - y0,
-                              self.width, self.height, EPS), dtype=np.uint8).reshape(y1 - y0, x1 - x0)
+                              self.width, self.height, EPS, int(self.cut)), dtype=np.uint8).reshape(y1 - y0, x1 - x0)
         for tx, ty in tiles:
             self._tiles[(tx, ty)] = bits[(ty - ty0) * t : (ty - ty0 + 1) * t, (tx - tx0) * t : (tx - tx0 + 1) * t]
 
@@ -186,22 +193,81 @@ def path_distance(
     h, w = window.shape
     if blocked is None:
         blocked = np.zeros((h, w), dtype=np.uint8)
-    if diagonals in (Diagonals.ALTERNATING, Diagonals.ALTERNATING_2):
-        first, second = (1.0, 2.0) if diagonals is Diagonals.ALTERNATING else (2.0, 1.0)
-        # A diagonal out of the even layer is the first of a pair.
-        layers, costs = 2, (first, second)
-    else:
-        cost = {Diagonals.EQUIDISTANT: 1.0, Diagonals.APPROXIMATE: 1.5, Diagonals.EUCLIDEAN: math.sqrt(2.0)}
-        layers, costs = 1, (cost.get(diagonals, -1.0),) * 2
+    layers, table = step_costs(diagonals)
     return np.asarray(run(
         shortest_paths,
         layers * h * w,
         np.ascontiguousarray(start, dtype=np.float64),
         np.ascontiguousarray(np.broadcast_to(start_parity, (h, w)), dtype=np.int8),
         np.ascontiguousarray(blocked, dtype=np.uint8),
+        np.zeros(h * w, dtype=np.int8),
+        0,
+        table,
         h,
         w,
         layers,
-        np.array(costs, dtype=np.float64),
         float(limit),
     ), dtype=np.float64).reshape(h, w)
+
+
+def diagonal_costs(diagonals: Diagonals) -> tuple[int, tuple[float, float]]:
+    """The layers a diagonal rule needs and a diagonal step's cost out of each, in squares.
+
+    The alternating rules take two layers (the parity of the diagonals used
+    so far): a diagonal out of the even layer is the first of a pair. The
+    others take one; ``manhattan`` has no diagonal steps (cost -1).
+
+    Examples
+    --------
+    >>> diagonal_costs(Diagonals.ALTERNATING), diagonal_costs(Diagonals.EQUIDISTANT)
+    ((2, (1.0, 2.0)), (1, (1.0, 1.0)))
+    """
+    if diagonals in (Diagonals.ALTERNATING, Diagonals.ALTERNATING_2):
+        return 2, ((1.0, 2.0) if diagonals is Diagonals.ALTERNATING else (2.0, 1.0))
+    cost = {Diagonals.EQUIDISTANT: 1.0, Diagonals.APPROXIMATE: 1.5, Diagonals.EUCLIDEAN: math.sqrt(2.0)}
+    one = cost.get(diagonals, -1.0)
+    return 1, (one, one)
+
+
+def step_costs(diagonals: Diagonals, terrain: TerrainCost | None = None) -> tuple[int, FloatArray]:
+    """The layers and the step-cost table :func:`aoegrid._paths.shortest_paths` takes, in squares.
+
+    Rows: orthogonal steps, diagonal steps out of layer 0, out of layer 1;
+    columns: the kind of square entered (open, difficult, greater difficult,
+    impassable), as ``terrain`` (:class:`aoegrid.options.TerrainCost`)
+    prices them; without it, only open ground is priced (spreads). Open
+    ground costs 1 square straight and the diagonal rule's cost diagonally;
+    impassable ground ``inf``.
+
+    Examples
+    --------
+    >>> from aoegrid.options import TerrainCost
+    >>> step_costs(Diagonals.ALTERNATING, TerrainCost.SQUARES)[1].reshape(3, 4)
+    array([[ 1.,  2.,  4., inf],
+           [ 1.,  3.,  6., inf],
+           [ 2.,  3.,  6., inf]])
+    >>> step_costs(Diagonals.ALTERNATING, TerrainCost.PLUS)[1].reshape(3, 4)
+    array([[ 1.,  2.,  3., inf],
+           [ 1.,  2.,  3., inf],
+           [ 2.,  3.,  4., inf]])
+    >>> step_costs(Diagonals.EQUIDISTANT, TerrainCost.DOUBLE)[1].reshape(3, 4)
+    array([[ 1.,  2.,  2., inf],
+           [ 1.,  2.,  2., inf],
+           [ 1.,  2.,  2., inf]])
+    """
+    layers, (first, second) = diagonal_costs(diagonals)
+    # Starfinder's diagonal into difficult terrain: 3 squares, "just as two
+    # diagonal moves normally do": twice the rule's average diagonal.
+    mean = (first + second) / 2.0
+    rows = []
+    for row, base in enumerate((1.0, first, second)):
+        if terrain is TerrainCost.SQUARES:
+            step = 1.0 if row == 0 else mean
+            rows.append((base, 2.0 * step, 4.0 * step, math.inf))
+        elif terrain is TerrainCost.PLUS:
+            rows.append((base, base + 1.0, base + 2.0, math.inf))
+        elif terrain is TerrainCost.DOUBLE:
+            rows.append((base, 2.0 * base, 2.0 * base, math.inf))
+        else:
+            rows.append((base, math.inf, math.inf, math.inf))
+    return layers, np.array(rows, dtype=np.float64).ravel()

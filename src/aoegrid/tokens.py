@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from aoegrid._validate import count, real
@@ -17,6 +18,40 @@ SIZES: dict[str, int] = {
     "gargantuan": 4,
     "colossal": 6,
 }
+
+
+#: Tags that put a creature on one side or the other of a fight (Foundry's
+#: token dispositions are read as ``"friendly"`` and ``"hostile"`` tags).
+FRIENDLY_TAGS: frozenset[str] = frozenset({"ally", "friendly"})
+HOSTILE_TAGS: frozenset[str] = frozenset({"enemy", "hostile"})
+
+
+def side(token: Token) -> int:
+    """+1 for a creature tagged friendly (:data:`FRIENDLY_TAGS`), -1 hostile, 0 neither or both.
+
+    Examples
+    --------
+    >>> side(Token(0, 0, tags={"ally"})), side(Token(0, 0, tags={"hostile"})), side(Token(0, 0))
+    (1, -1, 0)
+    """
+    friendly, hostile_ = bool(token.tags & FRIENDLY_TAGS), bool(token.tags & HOSTILE_TAGS)
+    return int(friendly) - int(hostile_)
+
+
+def hostile(a: Token, b: Token) -> bool:
+    """Whether ``a`` and ``b`` are on opposite sides: one tagged friendly, the other hostile.
+
+    A creature with neither tag (a bystander, a text map's letter) is hostile
+    to no one, and no one to it.
+
+    Examples
+    --------
+    >>> hostile(Token(0, 0, tags={"ally"}), Token(1, 0, tags={"enemy"}))
+    True
+    >>> hostile(Token(0, 0, tags={"ally"}), Token(1, 0, tags={"friendly"})), hostile(Token(0, 0), Token(1, 0))
+    (False, False)
+    """
+    return side(a) * side(b) < 0
 
 
 def _whole(value: object, field: str) -> int:
@@ -178,3 +213,38 @@ class Token:
         Space(x=1, y=5, width=1, height=1)
         """
         return replace(self, x=self.x + _whole(dx, "Token shift dx"), y=self.y + _whole(dy, "Token shift dy"))
+
+
+#: Who a rule applies to: tags (one str, or a set), a predicate on tokens, or the tokens themselves.
+Selector = str | Iterable[str] | Callable[["Token"], bool] | Iterable["Token"] | None
+
+
+def token_selector(value: Selector, field: str) -> Callable[[Token], bool]:
+    """``value`` as a predicate: tags (a set of str, or one str), a callable, or tokens; None selects no one.
+
+    Examples
+    --------
+    >>> orc = Token(0, 0, tags={"enemy"})
+    >>> token_selector("enemy", "hit")(orc), token_selector([orc], "hit")(Token(1, 1)), token_selector(None, "hit")(orc)
+    (True, False, False)
+    """
+    if value is None:
+        return lambda t: False
+    if isinstance(value, str):
+        return lambda t: value in t.tags
+    if callable(value):
+        return lambda t: bool(value(t))
+    try:
+        items = list(value)
+    except TypeError:
+        raise InvalidTypeError(
+            f"{field} must be tags (a set of str), a predicate on tokens, or tokens; got {value!r}"
+        ) from None
+    if all(isinstance(v, str) for v in items):
+        tags = frozenset(items)
+        return lambda t: bool(t.tags & tags)
+    if all(isinstance(v, Token) for v in items):
+        return lambda t: any(t is v or t == v for v in items)
+    raise InvalidTypeError(
+        f"{field} must be tags (a set of str), a predicate on tokens, or tokens, not a mixture; got {value!r}"
+    )

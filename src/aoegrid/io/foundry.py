@@ -20,6 +20,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import shapely
+from numpy.typing import NDArray
+
 from aoegrid.errors import InvalidTypeError, InvalidValueError
 from aoegrid.grid import Grid
 from aoegrid.io.common import (
@@ -110,6 +114,19 @@ def read_foundry(path: str | os.PathLike[str], *, invisible_blocks_effect: bool 
     takes a square, and one without a position or off the map is skipped,
     each with a note in ``info.notes``. Lights and templates are skipped (a
     note counts them). Hex grids are refused.
+
+    Scene regions (v12+) with an enabled ``modifyMovementCost`` behaviour
+    become terrain (:attr:`BattleMap.terrain`): the behaviour's walking
+    difficulty (``system.difficulties.walk``, a cost multiplier; Foundry
+    multiplies those of overlapping regions, and so does this) gives each
+    square whose centre lies in the region (its shapes, ``rectangle``,
+    ``circle``, ``ellipse`` and ``polygon``, less those marked ``hole``)
+    a kind: a multiplier of 1 or less is open ground, above 1 and below 3
+    difficult (2: 5e's and Starfinder's doubled cost), 3 or more greater
+    difficult (Pathfinder 2e's +10 ft a square, three times a step's 5 ft),
+    and a blank (``null``: walking is impossible there) impassable. Other
+    behaviours and regions are not read (a note counts the regions);
+    a shape of another type is skipped with a note.
 
     Raises
     ------
@@ -217,9 +234,167 @@ def foundry_map(src: JsonFile, *, invisible_blocks_effect: bool = True) -> Battl
     for key in ("lights", "templates"):
         if isinstance(d.get(key), list):
             notes += count_note(len(d[key]), f"skipped {{n}} {key[:-1]}{{s}} (not read)")
+    terrain = _terrain(f, d, grid, size, shift, notes)
     offset = (shift[0] * size, shift[1] * size)
     info = MapInfo(src.source, fmt, size, offset, (), tuple(notes), background)
-    return BattleMap(grid, walls, tokens, info=info)
+    return BattleMap(grid, walls, tokens, info=info, terrain=terrain)
+
+
+#: The region behaviour that changes movement cost, and the movement action read from it.
+MOVEMENT_COST = "modifyMovementCost"
+WALK = "walk"
+
+
+def _terrain(f: Fields, d: dict[str, Any], grid: Grid, size: float, shift: tuple[int, int],
+             notes: list[str]) -> NDArray[np.int8] | None:
+    """The scene's movement-cost regions as terrain kinds (see :func:`read_foundry`), or None."""
+    listed = d.get("regions")
+    if listed is None:
+        return None
+    regions = f.items(d, "regions")
+    cost = np.ones((grid.height, grid.width))
+    other = disabled = 0
+    for i in range(len(regions)):
+        at = f.name("regions", i)
+        region = f.mapping(regions, i, "regions")
+        behaviours = f.items(region, "behaviors", at, default=[])
+        factor, found = 1.0, False
+        for j in range(len(behaviours)):
+            b_at = f.name(f.name(at, "behaviors"), j)
+            b = f.mapping(behaviours, j, f.name(at, "behaviors"))
+            if b.get("type") != MOVEMENT_COST:
+                continue
+            found = True
+            if b.get("disabled", False) is True:
+                disabled += 1
+                continue
+            system = f.mapping(b, "system", b_at)
+            difficulties = f.mapping(system, "difficulties", f.name(b_at, "system"))
+            found = True
+            d_at = f.name(f.name(b_at, "system"), "difficulties")
+            name = f.name(d_at, WALK)
+            if WALK not in difficulties:
+                notes.append(f"{name} is missing: {at}'s {MOVEMENT_COST} behaviour read as not changing walking")
+                continue
+            value = difficulties[WALK]
+            if value is None:
+                factor = math.inf  # blank: walking is impossible there
+            else:
+                walk = f.number(difficulties, WALK, d_at)
+                if walk < 0:
+                    f.fail(name, f"must be 0 or more (a cost multiplier), got {show(value)}")
+                factor = factor * walk
+        if not found:
+            other += 1
+            continue
+        if factor == 1.0:
+            continue
+        squares = _region_squares(f, region, at, grid, size, shift, notes)
+        with np.errstate(invalid="ignore"):  # 0 * inf: free and impassable at once
+            cost[squares] *= factor
+    notes += count_note(other, f"skipped {{n}} region{{s}} without a {MOVEMENT_COST} behaviour (not read)")
+    notes += count_note(disabled, f"skipped {{n}} disabled {MOVEMENT_COST} behaviour{{s}}")
+    cost[np.isnan(cost)] = math.inf
+    kinds = np.select([cost == math.inf, cost >= 3.0, cost > 1.0], [3, 2, 1], 0).astype(np.int8)
+    return kinds if kinds.any() else None
+
+
+def _region_squares(f: Fields, region: dict[str, Any], at: str, grid: Grid, size: float, shift: tuple[int, int],
+                    notes: list[str]) -> NDArray[np.bool_]:
+    """The squares whose centre lies in a region: in one of its shapes, not in a hole."""
+    shapes = f.items(region, "shapes", at)
+    filled = np.zeros((grid.height, grid.width), dtype=bool)
+    holes = np.zeros_like(filled)
+    for k in range(len(shapes)):
+        s_at = f.name(f.name(at, "shapes"), k)
+        shape = f.mapping(shapes, k, f.name(at, "shapes"))
+        kind = f.text(shape, "type", s_at)
+        hole = shape.get("hole", False) is True
+        if kind not in _SHAPES:
+            notes.append(f"{s_at} is a {kind!r} shape, not read (aoegrid reads {', '.join(_SHAPES)}): skipped")
+            continue
+        inside = _SHAPES[kind](f, shape, s_at, grid, size, shift)
+        (holes if hole else filled)[inside] = True
+    return filled & ~holes
+
+
+def _centres(grid: Grid, box: tuple[float, float, float, float]) -> tuple[Any, Any, Any]:
+    """The squares whose centres lie in ``box`` (grid units): their slice, and the centres' x and y."""
+    x0, y0, x1, y1 = box
+    cx0, cx1 = max(math.ceil(x0 - 0.5 - TOL), 0), min(math.floor(x1 - 0.5 + TOL), grid.width - 1)
+    cy0, cy1 = max(math.ceil(y0 - 0.5 - TOL), 0), min(math.floor(y1 - 0.5 + TOL), grid.height - 1)
+    cx1, cy1 = max(cx1, cx0 - 1), max(cy1, cy0 - 1)
+    ys, xs = np.mgrid[cy0 : cy1 + 1, cx0 : cx1 + 1]
+    return (slice(cy0, cy1 + 1), slice(cx0, cx1 + 1)), xs + 0.5, ys + 0.5
+
+
+def _on_grid(f: Fields, shape: dict[str, Any], at: str, size: float, shift: tuple[int, int]) -> tuple[float, float]:
+    """The shape's ``x``, ``y`` in grid units."""
+    x, y = f.number(shape, "x", at), f.number(shape, "y", at)
+    return f.on_grid(f.name(at, "x"), (x / size - shift[0], y / size - shift[1]))
+
+
+def _ellipse(f: Fields, shape: dict[str, Any], at: str, grid: Grid, size: float, shift: tuple[int, int],
+             rx: float, ry: float, cx: float, cy: float, box_half: float) -> NDArray[np.bool_]:
+    """Squares whose centre lies in an axis-aligned box's rotated rectangle (``rx`` < 0) or ellipse."""
+    out = np.zeros((grid.height, grid.width), dtype=bool)
+    turn = math.radians(f.number(shape, "rotation", at, default=0.0))
+    where, xs, ys = _centres(grid, (cx - box_half, cy - box_half, cx + box_half, cy + box_half))
+    # Into the shape's own frame: rotated back by its rotation (clockwise on screen).
+    dx, dy = xs - cx, ys - cy
+    u = dx * math.cos(turn) + dy * math.sin(turn)
+    v = -dx * math.sin(turn) + dy * math.cos(turn)
+    if rx < 0:  # a rectangle, half-sizes -rx, -ry
+        out[where] = (np.abs(u) <= -rx + TOL) & (np.abs(v) <= -ry + TOL)
+    else:
+        out[where] = (u / rx) ** 2 + (v / ry) ** 2 <= 1.0 + TOL
+    return out
+
+
+def _rectangle(f: Fields, shape: dict[str, Any], at: str, grid: Grid, size: float,
+               shift: tuple[int, int]) -> NDArray[np.bool_]:
+    x, y = _on_grid(f, shape, at, size, shift)
+    w = f.number(shape, "width", at, positive=True) / size
+    h = f.number(shape, "height", at, positive=True) / size
+    # Foundry turns a rectangle about its centre.
+    return _ellipse(f, shape, at, grid, size, shift, -w / 2, -h / 2, x + w / 2, y + h / 2, math.hypot(w, h) / 2)
+
+
+def _circle(f: Fields, shape: dict[str, Any], at: str, grid: Grid, size: float,
+            shift: tuple[int, int]) -> NDArray[np.bool_]:
+    x, y = _on_grid(f, shape, at, size, shift)
+    r = f.number(shape, "radius", at, positive=True) / size
+    return _ellipse(f, shape, at, grid, size, shift, r, r, x, y, r)
+
+
+def _ellipse_shape(f: Fields, shape: dict[str, Any], at: str, grid: Grid, size: float,
+                   shift: tuple[int, int]) -> NDArray[np.bool_]:
+    x, y = _on_grid(f, shape, at, size, shift)
+    rx = f.number(shape, "radiusX", at, positive=True) / size
+    ry = f.number(shape, "radiusY", at, positive=True) / size
+    return _ellipse(f, shape, at, grid, size, shift, rx, ry, x, y, max(rx, ry))
+
+
+def _polygon(f: Fields, shape: dict[str, Any], at: str, grid: Grid, size: float,
+             shift: tuple[int, int]) -> NDArray[np.bool_]:
+    points = f.items(shape, "points", at)
+    name = f.name(at, "points")
+    if len(points) % 2 or len(points) < 6:
+        f.fail(name, f"must be 3 or more points as [x0, y0, x1, y1, ...], got {len(points)} numbers")
+    coords = np.array([f.number(points, j, name) for j in range(len(points))]).reshape(-1, 2) / size - shift
+    if not np.isfinite(coords).all():
+        f.fail(name, "lies too far away: in squares of the map it is beyond the float range")
+    poly = shapely.make_valid(shapely.Polygon(coords))  # a ring drawn crossing itself: the areas it encloses
+    out = np.zeros((grid.height, grid.width), dtype=bool)
+    if poly.is_empty or poly.area == 0:
+        return out
+    where, xs, ys = _centres(grid, poly.bounds)
+    shapely.prepare(poly)
+    out[where] = shapely.dwithin(poly, shapely.points(xs, ys), 1e-9)
+    return out
+
+
+_SHAPES = {"rectangle": _rectangle, "circle": _circle, "ellipse": _ellipse_shape, "polygon": _polygon}
 
 
 #: Foundry's token dispositions (``CONST.TOKEN_DISPOSITIONS``) as tags.

@@ -11,7 +11,10 @@ One character per square, one line per row of squares:
   squares above and below it runs top to bottom), so the door square is the
   doorway and the door closes it;
 * a letter ``a``-``z``, ``A``-``Z``: a medium creature (:class:`~aoegrid.Token`
-  named by the letter) standing on floor.
+  named by the letter) standing on floor;
+* terrain for movement (``BattleMap.terrain``; effects and sight pass over
+  it): ``~`` difficult, ``^`` greater difficult, ``%`` impassable (a chasm,
+  a pillar too low to block sight).
 
 Blank lines before and after the map and the indentation common to all rows
 are ignored; trailing whitespace is stripped; then every row must have the
@@ -34,6 +37,8 @@ Examples
 >>> door = m.door_near((4.5, 3.5))
 >>> m.walls[door].start, m.walls[door].end, m.walls[door].open
 ((4.5, 3.0), (4.5, 4.0), False)
+>>> read_text_map("a~^%.").terrain
+array([[0, 1, 2, 3, 0]], dtype=int8)
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import shapely
 
 from aoegrid.errors import InvalidTypeError
@@ -61,6 +67,8 @@ SUFFIXES = (".txt", ".map")
 
 _WALLISH = "#+'"
 _DOORS = {"+": False, "'": True}  # character -> open
+#: Terrain characters and their kinds (:class:`aoegrid.options.Terrain` codes).
+TERRAIN = {"~": 1, "^": 2, "%": 3}
 
 
 def read_text_map(text_or_path: str | os.PathLike[str]) -> BattleMap:
@@ -107,6 +115,7 @@ def text_map(text: str, source: str) -> BattleMap:
         return 0 <= x < width and 0 <= y < height and rows[y][x] in _WALLISH
 
     boxes, walls, tokens = [], [], []
+    terrain = np.zeros((height, width), dtype=np.int8)
     for y, x, ch in _cells(rows):
         if ch == "#":
             boxes.append(shapely.box(x, y, x + 1, y + 1))
@@ -120,13 +129,15 @@ def text_map(text: str, source: str) -> BattleMap:
                 )
             ends = ((x, y + 0.5), (x + 1, y + 0.5)) if across > down else ((x + 0.5, y), (x + 0.5, y + 1))
             walls.append(Wall(ends[0], ends[1], kind=WallKind.DOOR, open=_DOORS[ch]))
+        elif ch in TERRAIN:
+            terrain[y, x] = TERRAIN[ch]
         elif ch.isalpha():
             tokens.append(Token(x, y, name=ch))
     if boxes:
         # One outline per connected block of wall squares; simplify(0) merges
         # the collinear unit edges, so a long wall is one segment.
         walls = [*_outline_walls(shapely.simplify(shapely.coverage_union_all(boxes), 0.0)), *walls]
-    return BattleMap(Grid(width, height), walls, tokens, info=MapInfo(source, "text"))
+    return BattleMap(Grid(width, height), walls, tokens, info=MapInfo(source, "text"), terrain=terrain)
 
 
 def _outline_walls(geometry: Any) -> list[Wall]:
@@ -156,10 +167,11 @@ def _text_rows(text: str, source: str) -> list[str]:
                 f"squares but row 1 has {width}; all rows must be the same length"
             )
     for y, x, ch in _cells(rows):
-        if ch not in "#.+'" and not (ch.isascii() and ch.isalpha()):
+        if ch not in "#.+'~^%" and not (ch.isascii() and ch.isalpha()):
             raise MapFileError(
                 f"{source}: row {y + 1}, column {x + 1}: unknown character {ch!r}; use # (wall), "
-                f". (floor), + (closed door), ' (open door) or a letter (a creature)"
+                f". (floor), + (closed door), ' (open door), ~ (difficult terrain), ^ (greater difficult), "
+                f"% (impassable) or a letter (a creature)"
             )
     return rows
 

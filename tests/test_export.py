@@ -155,7 +155,8 @@ def test_map_records_of_each_format_and_of_a_map_made_in_code():
     assert demo["walls"][0] == {"start": demo["walls"][0]["start"], "end": demo["walls"][0]["end"], "kind": "wall",
                                 "open": False, "blocks": ["effect", "movement", "sight"], "one_way": None}
     text = valid(map_record(ag.read_text_map("#####\n#a+.#\n#####")))
-    assert text["tokens"] == [{"name": "a", "x": 1, "y": 1, "width": 1, "height": 1, "elevation": 0.0, "tags": []}]
+    assert text["tokens"] == [{"name": "a", "x": 1, "y": 1, "width": 1, "height": 1, "elevation": 0.0, "tall": None,
+                               "tags": []}]
     assert text["grid"]["pixels_per_square"] is None
     made = valid(map_record(corridor()))
     assert (made["source"], made["format"], made["embedded_image"]) == (None, None, False)
@@ -199,7 +200,8 @@ def test_placement_records_say_where_the_caster_stands_after_moving():
 
 
 def test_records_written_before_the_optional_fields_still_validate():
-    """aoegrid/1 gains optional fields only: a placement without stand, path and cost, a map without terrain."""
+    """aoegrid/1 gains optional fields only: a placement without stand, path and cost, a map without terrain,
+    a token without tall."""
     m = ag.BattleMap(ag.Grid(8, 8), tokens=[ag.Token(5, 5, name="orc", tags={"enemy"}), ag.Token(0, 0, name="me")])
     old = placement_record(ag.best_placements(ag.Sphere(10), caster=m.token("me"), on=m, hit="enemy")[0])
     for key in ("stand", "path", "cost"):
@@ -207,7 +209,14 @@ def test_records_written_before_the_optional_fields_still_validate():
     valid(old)
     old_map = map_record(m)
     del old_map["terrain"]
+    for t in old_map["tokens"]:
+        del t["tall"]
     valid(old_map)
+    tall = map_record(ag.BattleMap(ag.Grid(8, 8), tokens=[ag.Token(1, 1, elevation=30, height=12.5)]))
+    assert valid(tall)["tokens"][0]["tall"] == 12.5 and tall["tokens"][0]["elevation"] == 30.0
+    tall["tokens"][0]["tall"] = 0
+    with pytest.raises(ag.InvalidValueError, match=r"tall: 0 is less than or equal to the minimum of 0"):
+        validate(tall)
     bad = placement_record(ag.best_placements(ag.Sphere(10), caster=m.token("me"), on=m, hit="enemy", move=5)[0])
     bad["cost"] = -5.0
     with pytest.raises(ag.InvalidValueError, match=r"at cost: -5\.0 is less than the minimum of 0"):

@@ -3,13 +3,15 @@
 Walls and grid layouts are in tests/test_io.py with the other readers.
 """
 
+import io
 import json
 from pathlib import Path
 
 import pytest
 
 import aoegrid as ag
-from aoegrid.export import foundry_template
+from aoegrid.cli import main
+from aoegrid.export import foundry_template, map_record, validate
 from aoegrid.io import MapFileError, add_templates, read_foundry
 
 
@@ -247,3 +249,140 @@ def test_a_region_without_a_walking_difficulty_changes_nothing(tmp_path):
     assert not m.has_terrain
     assert m.info.notes == (("regions[0].behaviors[0].system.difficulties.walk is missing: regions[0]'s "
                             "modifyMovementCost behaviour read as not changing walking"),)
+
+
+# --- heights: token elevation and Wall Height's tokenHeight; wall heights and Levels noted (issue 20) -----------------
+
+
+def tall_scene():
+    """Flyers and burrowers with Wall Height token heights, walls with Wall Height bounds, two Levels floors."""
+    tokens = [
+        token("Orc", 2, 3),
+        token("Wyvern", 6, 5, width=2, height=2, elevation=20, flags={"wall-height": {"tokenHeight": 15}}),
+        token("Gnome", 1, 1, elevation=-5, flags={"wall-height": {"tokenHeight": 3}}),
+        token("Giant", 7, 0, width=2, height=2, flags={"wall-height": {"tokenHeight": 0}}),  # 0: the default
+        token("Imp", 0, 6, flags={"wall-height": {"tokenHeight": None}, "core": {}}),
+        token("Ogre", 6, 3, width=2, height=2, flags={"wall-height": {"tokenHeight": 10}}),  # its default height
+    ]
+    walls = [
+        {"c": [800, 200, 800, 1000], "move": 20, "sight": 20, "flags": {"wall-height": {"top": 10, "bottom": None}}},
+        {"c": [300, 500, 600, 500], "move": 20, "sight": 20, "door": 1,
+         "flags": {"wall-height": {"top": None, "bottom": 5}}},
+        {"c": [300, 900, 600, 900], "move": 20, "sight": 20, "flags": {"wall-height": {"top": None, "bottom": None}}},
+        {"c": [300, 900, 300, 900], "flags": {"wall-height": {"top": 10}}},  # zero length: dropped, not counted
+    ]
+    return scene(tokens=tokens, walls=walls, flags={"levels": {"sceneLevels": [[0, 9, "ground"], [10, 19, "loft"]]}})
+
+
+WALL_HEIGHT_NOTES = (
+    "dropped 1 zero-length wall",
+    ("2 walls with Wall Height bounds (flags.wall-height top, bottom) read as infinitely tall "
+     "(wall heights are not modelled yet)"),
+    ("the scene has 2 Levels floors (flags.levels.sceneLevels): read as one floor, its walls infinitely tall "
+     "(Levels is not modelled yet)"),
+)
+
+
+def test_token_elevations_and_heights_are_read_and_wall_heights_and_levels_noted(tmp_path):
+    m = read_foundry(write(tmp_path / "tall.json", tall_scene()))
+    assert [(t.name, t.footprint, t.elevation, t.height) for t in m.tokens] == [
+        ("Orc", (1, 1), 0.0, None),
+        ("Wyvern", (2, 2), 20.0, 15.0),
+        ("Gnome", (1, 1), -5.0, 3.0),
+        ("Giant", (2, 2), 0.0, None),
+        ("Imp", (1, 1), 0.0, None),
+        ("Ogre", (2, 2), 0.0, 10.0),
+    ]
+    assert m.info.notes == WALL_HEIGHT_NOTES
+    # Walls are infinitely tall: the door and the walls are read as they are without Wall Height.
+    plain = tall_scene()
+    for w in plain["walls"]:
+        del w["flags"]
+    del plain["flags"]
+    assert m.walls == read_foundry(write(tmp_path / "plain.json", plain)).walls
+    assert [(w.start, w.end, w.kind.value) for w in m.walls] == [
+        ((5.0, 0.0), (5.0, 8.0), "wall"), ((0.0, 3.0), (3.0, 3.0), "door"), ((0.0, 7.0), (3.0, 7.0), "wall")]
+    # The map record carries each creature's elevation and height (tall: null for the default).
+    record = validate(map_record(m))
+    assert [(t["name"], t["elevation"], t["tall"]) for t in record["tokens"]] == [
+        ("Orc", 0.0, None), ("Wyvern", 20.0, 15.0), ("Gnome", -5.0, 3.0), ("Giant", 0.0, None), ("Imp", 0.0, None),
+        ("Ogre", 0.0, 10.0)]
+
+
+def test_a_scene_without_heights_gives_no_height_notes(tmp_path):
+    data = scene(tokens=[token("Orc", 2, 3, flags={"wall-height": {}})], flags={"levels": {"sceneLevels": []}},
+                 walls=[{"c": [800, 200, 800, 1000], "flags": {"wall-height": "tall"}}])
+    m = read_foundry(write(tmp_path / "flat.json", data))
+    assert m.info.notes == () and [(t.elevation, t.height) for t in m.tokens] == [(0.0, None)]
+
+
+def test_odd_token_heights_and_elevations_give_notes_read_as_the_defaults(tmp_path):
+    """A token is never a reason to refuse a scene: an odd height or elevation is read as its default, with a note."""
+    tokens = [
+        token("Mole", 0, 0, elevation=-10, flags={"wall-height": {"tokenHeight": -3}}),  # burrowing is fine
+        token("Kite", 1, 0, flags={"wall-height": {"tokenHeight": "tall"}}),
+        token("Bat", 2, 0, elevation=float("inf"), flags={"wall-height": {"tokenHeight": float("nan")}}),
+        token("Cloud", 3, 0, elevation="high", flags={"wall-height": {"tokenHeight": True}}),
+        token("Wisp", 4, 0, elevation=None, flags={"wall-height": {"tokenHeight": 10**400}}),
+    ]
+    m = read_foundry(write(tmp_path / "odd.json", scene(tokens=tokens)))
+    assert [(t.name, t.elevation, t.height) for t in m.tokens] == [
+        ("Mole", -10.0, None), ("Kite", 0.0, None), ("Bat", 0.0, None), ("Cloud", 0.0, None), ("Wisp", 0.0, None)]
+    default = ": read as the default (as tall as its space is wide)"
+    assert m.info.notes == (
+        f"tokens[0] ('Mole') flags.wall-height.tokenHeight must be a positive number, got -3{default}",
+        f"tokens[1] ('Kite') flags.wall-height.tokenHeight must be a positive number, got \"tall\"{default}",
+        "tokens[2] ('Bat') elevation must be a finite number, got Infinity: read as 0",
+        f"tokens[2] ('Bat') flags.wall-height.tokenHeight must be a positive number, got NaN{default}",
+        "tokens[3] ('Cloud') elevation must be a finite number, got \"high\": read as 0",
+        f"tokens[3] ('Cloud') flags.wall-height.tokenHeight must be a positive number, got true{default}",
+        "tokens[4] ('Wisp') elevation must be a finite number, got null: read as 0",
+        f"tokens[4] ('Wisp') flags.wall-height.tokenHeight must be a positive number, got ~1e400{default}",
+    )
+
+
+def test_templates_written_back_carry_their_elevation(tmp_path):
+    path = write(tmp_path / "hall.json", scene())
+    m = read_foundry(path)
+    high = foundry_template(ag.area(ag.Sphere(10), at=(4, 4), on=m, elevation=20))
+    ground = foundry_template(ag.area(ag.Cone(15, "E"), at=(2, 2), on=m, rules="sw5e"))
+    assert (high["elevation"], ground["elevation"]) == (20.0, 0.0)
+    out = add_templates(path, [high, ground], tmp_path / "out.json")
+    assert [t["elevation"] for t in json.loads(out.read_text())["templates"]] == [20.0, 0.0]
+
+
+def cli(*args):
+    out, err = io.StringIO(), io.StringIO()
+    code = main([str(a) for a in args], stdout=out, stderr=err)
+    assert code == 0, err.getvalue()
+    return out.getvalue().splitlines()
+
+
+def test_aoegrid_info_reports_flyers_token_heights_and_the_height_notes(tmp_path):
+    path = write(tmp_path / "tall.json", tall_scene())
+    assert cli("info", path) == [
+        f"map: {path} (foundry v10)",
+        "grid: 10 x 8 squares of 5 ft",
+        "walls: 2, doors: 1, windows: 0",
+        "lights: 0, tokens: 6",
+        "wall bounds: x 0..5, y 0..8",
+        "flyers: Wyvern at 20 ft, Gnome at -5 ft",
+        "token heights: Wyvern 15 ft, Gnome 3 ft",  # not the Ogre's: 10 ft is a Large creature's default
+        *(f"note: {n}" for n in WALL_HEIGHT_NOTES),
+    ]
+    # A scene on the ground says nothing of heights.
+    flat = cli("info", write(tmp_path / "flat.json", scene(tokens=[token("Orc", 2, 3)])))
+    assert not any(line.startswith(("flyers", "token heights", "note")) for line in flat)
+
+
+def test_aoegrid_area_on_a_scene_with_wall_heights_stops_at_the_walls(tmp_path):
+    path = write(tmp_path / "tall.json", tall_scene())
+    lines = cli("area", path, "--shape", "sphere", "--size", "15", "--at", "3,5", "--json", tmp_path / "a.json",
+                "--elevation", "10", "--foundry", tmp_path / "t.json")
+    assert lines[0] == "sphere 15 ft at (3.0, 5.0), starfinder burst: 20 squares"
+    # Walls are infinitely tall: the burst 10 ft up stays west of the wall at x 5 and passes the closed door
+    # (y 3, x 0 to 3) and the wall (y 7, x 0 to 3) only round their ends.
+    assert json.loads((tmp_path / "a.json").read_text())["squares"] == [
+        [3, 2], [1, 3], [2, 3], [3, 3], [4, 3], [0, 4], [1, 4], [2, 4], [3, 4], [4, 4],
+        [0, 5], [1, 5], [2, 5], [3, 5], [4, 5], [1, 6], [2, 6], [3, 6], [4, 6], [3, 7]]
+    assert json.loads((tmp_path / "t.json").read_text())["elevation"] == 10.0

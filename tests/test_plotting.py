@@ -535,3 +535,18 @@ def test_the_demo_comparison_has_a_title_a_legend_and_the_counts():
     assert fig.get_suptitle() == "bursts" and len(fig.axes) == 2
     assert [ax.get_title() for ax in fig.axes] == [f"{n}: {len(a)} squares" for n, a in panels]
     assert "area" in [t.get_text() for t in by_label(drawn, "legend").get_texts()]
+
+
+def test_creatures_off_the_ground_are_badged_with_their_elevation():
+    tokens = [ag.Token(2, 2, name="orc"), ag.Token(5, 4, size="large", name="wyvern", elevation=20, height=15),
+              ag.Token(8, 8, name="mole", elevation=-5), ag.Token(1, 8, elevation=2.5)]
+    m = ag.BattleMap(ag.Grid(12, 10), tokens=tokens)
+    for drawn in (plotting.plot_map(m, legend=True), plotting.plot_area(ag.area(ag.Sphere(10), at=(6, 5), on=m))):
+        badges = {x.get_label(): x for x in drawn if x.get_label().startswith("elevation ")}
+        assert {k: (x.get_text(), x.get_position()) for k, x in badges.items()} == {
+            "elevation wyvern": ("+20 ft", (6.0, 5.0 + 0.8 * 0.8)),  # at the foot of the disc (radius 0.8)
+            "elevation mole": ("-5 ft", (8.5, 8.5 + 0.8 * 0.4)),
+            "elevation token at (1, 8)": ("+2.5 ft", (1.5, 8.5 + 0.8 * 0.4)),
+        }
+    legend = plotting.plot_map(m, legend=True)[-1]
+    assert not any(t.get_text().startswith("elevation") for t in legend.get_texts())

@@ -180,3 +180,19 @@ def test_before_pillow_10_1_the_text_is_in_its_bitmap_face(monkeypatch):
         preview._typeface.cache_clear()
     assert (got[:50].max(axis=2) < 128).sum() > 30  # the title, in dark strokes
     assert (got[50:95, LEFT:LEFT + 10 * SCALE].max(axis=2) < 128).sum() > 30  # the heading, above the panel at 95
+
+
+def test_creatures_off_the_ground_are_badged_with_their_elevation():
+    def picture(elevation):
+        m = ag.BattleMap(ag.Grid(10, 10), tokens=[ag.Token(2, 5, size="large", elevation=elevation)])
+        return pixels(preview.panels([("x", ag.area(ag.Sphere(5), at=(8, 1), on=m))], scale=SCALE, legend=False))
+
+    ground, flying = picture(0), picture(10)
+    changed = np.nonzero(np.abs(ground - flying).max(axis=2) > 40)
+    # The badge is drawn at the foot of the disc (centre (3, 6), radius 0.8 squares), over no other square.
+    rows, cols = changed
+    assert rows.size > 20
+    assert TOP + 6.2 * SCALE < rows.min() and rows.max() < TOP + 7.0 * SCALE
+    assert LEFT + 2.2 * SCALE < cols.min() and cols.max() < LEFT + 3.8 * SCALE
+    # Dark text on a white box.
+    assert (flying[changed].max(axis=1) < 100).any() and (flying[changed].min(axis=1) > 240).any()

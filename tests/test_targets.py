@@ -101,8 +101,11 @@ def test_elevation_spheres_cylinders_cones():
     dropping = ag.area(ag.Cylinder(20, 40), at=(10, 10), on=GRID, elevation=40)
     assert names(dropping.tokens([ag.Token(10, 10, name="ground"), ag.Token(10, 10, name="high", elevation=41)])) == ["ground"]
     cylinder = ag.area(ag.Cylinder(20, 40), at=(10, 10), on=GRID, elevation=10, rules="sw5e")
-    assert names(cylinder.tokens([ag.Token(10, 10, name="a", elevation=45), ag.Token(10, 10, name="b", elevation=55),
-                                  ag.Token(10, 10, name="c", elevation=6), ag.Token(10, 10, name="d", elevation=4)])) == ["a", "c"]
+    # Nearest first, in three dimensions: c's prism (6..11 ft) holds the
+    # origin's height (0 ft away), a's starts 35 ft above it.
+    got = cylinder.tokens([ag.Token(10, 10, name="a", elevation=45), ag.Token(10, 10, name="b", elevation=55),
+                           ag.Token(10, 10, name="c", elevation=6), ag.Token(10, 10, name="d", elevation=4)])
+    assert [(r.token.name, r.distance) for r in got] == [("c", 0.0), ("a", 35.0)]
     cone = ag.area(ag.Cone(30, "E"), at=(10, 10), on=GRID)
     low = ag.Token(12, 10, name="low", elevation=10)  # 2.5 squares along, 2 up: within the 45-degree slope
     high = ag.Token(11, 10, name="high", elevation=10)  # 1.5 along, 2 up: above it

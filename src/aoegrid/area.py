@@ -89,9 +89,12 @@ def area(
         meets it (:func:`aoegrid.build.near_side`).
     elevation : float
         Height of the point of origin above the ground, in the grid's unit,
-        for creatures above or below it (:meth:`Area.tokens`). A cylinder's
-        circle is at this height; it drops from it under Starfinder and rises
-        from it under the other presets (``Rules.cylinder_drops``).
+        for creatures above or below it (:meth:`Area.tokens`) and slices
+        (:meth:`Area.at`). A sphere is a ball around it; a cylinder's circle
+        is at this height, and it drops from it under Starfinder and rises
+        from it under the other presets (``Rules.cylinder_drops``); a cube
+        rests on it (its bottom face); a line and a shapable area are bands
+        centred on it.
     range : Range or float, optional
         With ``caster``: the effect's range (a :class:`~aoegrid.ranges.Range`
         or feet), from the caster's space to the point chosen (under 5e, the

@@ -364,6 +364,15 @@ def _info_command(args: argparse.Namespace) -> str:
         xs = [c for w in m.walls for c in (w.start[0], w.end[0])]
         ys = [c for w in m.walls for c in (w.start[1], w.end[1])]
         lines.append(f"wall bounds: x {min(xs):g}..{max(xs):g}, y {min(ys):g}..{max(ys):g}")
+    units = m.grid.units
+    flyers = [f"{t.label} at {t.elevation:g} {units}" for t in m.tokens if t.elevation != 0]
+    if flyers:
+        lines.append(f"flyers: {', '.join(flyers)}")
+    # A height the side of the creature's space is the default (Token.prism): only other heights are told.
+    tall = [f"{t.label} {t.height:g} {units}" for t in m.tokens
+            if t.height is not None and t.height != t.footprint[0] * m.grid.square]
+    if tall:
+        lines.append(f"token heights: {', '.join(tall)}")
     lines += [f"note: {note}" for note in m.notes]
     return "\n".join(lines)
 

@@ -26,7 +26,7 @@ loads it and :func:`validate` checks a record against it (with the optional
 Foundry VTT ``MeasuredTemplate``.
 
 ``aoegrid/1`` only gains optional fields (a placement's ``stand``, ``path``
-and ``cost``, a map's ``terrain``): every record aoegrid writes has them, and
+and ``cost``, a map's ``terrain``, a token's ``tall``): every record aoegrid writes has them, and
 a record an older aoegrid wrote without them is still valid. A field never
 changes meaning within ``aoegrid/1``.
 
@@ -479,7 +479,8 @@ def foundry_template(area: AreaCore, info: Any = None, *, fill_color: str = "#ff
     dict
         ``t`` (``circle``, ``cone``, ``ray`` or ``rect``), ``x`` and ``y``
         (scene pixels, whole numbers as Foundry stores them: grid position
-        times ``pixels_per_square`` plus ``offset``), ``direction``
+        times ``pixels_per_square`` plus ``offset``), ``elevation`` (the
+        area's, in grid units, as Foundry v12+ stores a template's), ``direction``
         (degrees clockwise from east, as aoegrid counts them), ``distance``
         (grid units: feet, or the grid's unit), ``angle`` (cones: 90 for a
         quarter circle, 53.13 for a 5e triangle, Foundry's default; the
@@ -558,6 +559,7 @@ def foundry_template(area: AreaCore, info: Any = None, *, fill_color: str = "#ff
         "t": doc["t"],
         "x": round(at[0] * size + offset[0]),
         "y": round(at[1] * size + offset[1]),
+        "elevation": float(recipe.elevation),
         "distance": float(doc["distance"]),
         "direction": float(doc["direction"]),
         "angle": float(doc["angle"]),
@@ -661,7 +663,7 @@ def _space(s: Space) -> dict[str, int]:
 def _token(t: Token) -> dict[str, Any]:
     w, h = t.footprint
     return {"name": t.name, "x": t.x, "y": t.y, "width": w, "height": h, "elevation": t.elevation,
-            "tags": sorted(t.tags)}
+            "tall": t.height, "tags": sorted(t.tags)}
 
 
 def _reached(r: Reached) -> dict[str, Any]:

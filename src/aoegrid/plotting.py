@@ -88,6 +88,8 @@ _STAND_INSET = 0.12
 _GRID_COLOR = "#bbbbbb"
 _BLOCKED = ("#7f7f7f", 0.25)
 _TOKEN_COLORS = ("#f5deb3", "#333333")
+#: Labels of artists no legend lists: each token's own (its disc, name and badges), titles, hidden ones.
+_UNLISTED = ("_", "token ", "name ", "cover badge ", "elevation ", "title")
 #: Above this many covered squares ``_repr_html_`` shows the plain PNG, without per-square tooltips.
 MAX_TOOLTIPS = 20_000
 #: Points a square at the reference scale, 24 pixels a square at 100 dpi; sizes are given at it.
@@ -256,7 +258,9 @@ def plot_tokens(
 
     ``affected`` holds tokens or :class:`~aoegrid.targets.Reached` records;
     a reached creature with cover gets a badge (``"½"``, ``"¾"``) on its
-    disc, labelled ``"cover badge NAME"``.
+    disc, labelled ``"cover badge NAME"``. A creature off the ground (a
+    flyer, or one below it) is badged with its elevation (``"+10 ft"``) at
+    the foot of its disc, labelled ``"elevation NAME"``.
     """
     from matplotlib import patheffects
     from matplotlib.patches import Circle
@@ -289,7 +293,27 @@ def plot_tokens(
                                bbox={"boxstyle": "circle,pad=0.15", "facecolor": "#000000", "edgecolor": "white",
                                      "linewidth": _lw(u, 1.0)},
                                label=f"cover badge {t.label}"))
+        if t.elevation:
+            out.append(ax.text(cx, cy + r * 0.8, _elevation_badge(t, grid), ha="center", va="center",
+                               fontsize=max(5.0, _font(u) * 0.7), zorder=8,
+                               bbox={"boxstyle": "round,pad=0.2", "facecolor": "white", "edgecolor": _TOKEN_COLORS[1],
+                                     "linewidth": _lw(u, 1.0)},
+                               label=f"elevation {t.label}"))
     return Drawing(out, ax)
+
+
+def _elevation_badge(token: Any, grid: Grid) -> str:
+    """What a creature's elevation badge says: ``"+10 ft"``, ``"-5 ft"`` (the grid's unit).
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> _elevation_badge(ag.Token(0, 0, elevation=10), ag.Grid(4, 4))
+    '+10 ft'
+    >>> _elevation_badge(ag.Token(0, 0, elevation=-1.5), ag.Grid(4, 4, units="m"))
+    '-1.5 m'
+    """
+    return f"{token.elevation:+g} {grid.units}"
 
 
 def _affected(affected: Iterable[Any]) -> dict[str, Cover]:
@@ -611,7 +635,8 @@ def plot_area(
         ``"blocked (total cover)"`` (dotted grey), ``"out of range"``
         (squares ``clip_to_range`` dropped: dashed grey outlines),
         ``"shape"``, ``"origin"``, walls by kind, tokens (affected ones
-        ringed, badged when in cover), ``"legend"``.
+        ringed, badged when in cover; off the ground, badged with their
+        elevation), ``"legend"``.
     """
     from matplotlib.collections import PolyCollection
     from matplotlib.colors import to_rgba
@@ -1056,7 +1081,7 @@ def _legend(ax: Axes, artists: list[Artist], skip: tuple[str, ...] = ("grid", "m
     seen: dict[str, Artist] = {}
     for x in artists:
         label = str(x.get_label())
-        if label and not label.startswith(("_", "token ", "name ", "cover badge ", "title")) and label not in skip:
+        if label and not label.startswith(_UNLISTED) and label not in skip:
             seen.setdefault(label, x)
     fig = ax.get_figure(root=True)
     own = fig in _OWN
@@ -1238,7 +1263,7 @@ def compare(panels: Sequence[tuple[Any, AreaCore]], *, columns: int | None = Non
             label = str(x.get_label())
             if label.startswith("area ("):
                 label = "area"  # counts are in the titles; one swatch says what a covered square looks like
-            if label and not label.startswith(("_", "token ", "name ", "cover badge ", "title")) and label not in (
+            if label and not label.startswith(_UNLISTED) and label not in (
                     "grid", "map image"):
                 seen.setdefault(label, x)
         from matplotlib.backends.backend_agg import FigureCanvasAgg

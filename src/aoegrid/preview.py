@@ -51,6 +51,7 @@ from aoegrid.plotting import (
     OUT_OF_RANGE,
     WALL_STYLES,
     _affected,
+    _elevation_badge,
     _fit_name,
     _font,
     _heading,
@@ -333,7 +334,7 @@ class _Panels:
         return panel
 
     def _tokens(self, draw: ImageDraw.ImageDraw, bmap: BattleMapCore, affected: list[Any]) -> None:
-        """The map's tokens as :func:`aoegrid.plotting.plot_tokens` draws them; a pie badges cover."""
+        """The map's tokens as :func:`aoegrid.plotting.plot_tokens` draws them; a pie badges cover, a label elevation."""
         pen, s = self.pen, self.s
         hit = _affected(affected)
         for t in bmap.tokens:
@@ -358,6 +359,17 @@ class _Panels:
                 disc = (bx - b, by - b, bx + b, by + b)
                 draw.ellipse(disc, fill="black", outline="white", width=pen.width(1.0))
                 draw.pieslice(disc, -90, -90 + (180 if grade is Cover.PARTIAL else 270), fill="white")
+            if t.elevation:
+                # A white box edged as the disc, padded a fifth of the type as plotting's is.
+                size = max(5.0, _font(pen.u) * 0.7) * _PT * pen.k
+                font, label = _typeface(max(1, round(size))), _elevation_badge(t, bmap.grid)
+                x0, y0, x1, y1 = draw.textbbox((0, 0), label, font=font)
+                at = (cx - (x0 + x1) / 2, cy + r * 0.8 - (y0 + y1) / 2)
+                x0, y0, x1, y1 = draw.textbbox(at, label, font=font)
+                pad = 0.2 * size + pen.width(1.0)
+                draw.rounded_rectangle((x0 - pad, y0 - pad, x1 + pad, y1 + pad), radius=pad, fill="white",
+                                       outline=_TOKEN_COLORS[1], width=pen.width(1.0))
+                draw.text(at, label, font=font, fill="black")
 
     def _note(self, label: str, swatch: _Swatch) -> None:
         """A legend entry, the first swatch for its label kept (as matplotlib keeps the first artist)."""

@@ -15,18 +15,20 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
+from aoegrid._validate import real
 from aoegrid.battlemap import BattleMapCore
 from aoegrid.cover import grade
-from aoegrid.distance import measure
+from aoegrid.directions import unit_vector
+from aoegrid.distance import measure, measure3
 from aoegrid.errors import GridMismatchError, InvalidValueError
 from aoegrid.grid import Grid
-from aoegrid.options import Diagonals, Inclusion, Mode
+from aoegrid.options import ConeKind, Diagonals, Inclusion, Mode
 from aoegrid.raster import Window, center_offsets, centers, far_offsets, near_offsets
 from aoegrid.regions import EPS
 from aoegrid.rules import Rules
-from aoegrid.shapes import Cylinder, Shape
+from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shapable, Shape, Sphere
 from aoegrid.spread import path_distance
 from aoegrid.stencils import _Origin, shape_extent
 from aoegrid.tokens import Space
@@ -82,6 +84,11 @@ def origin_samples(origin: _Origin) -> list[tuple[float, float]]:
     x0, y0, x1, y1 = origin.x0 + nudge, origin.y0 + nudge, origin.x1 - nudge, origin.y1 - nudge
     cx, cy = (origin.x0 + origin.x1) / 2, (origin.y0 + origin.y1) / 2
     return [(x0, y0), (x1, y0), (x0, y1), (x1, y1), (cx, cy)]
+
+
+def vertical_gap(lo: ArrayLike, hi: ArrayLike, z0: float, z1: float) -> FloatArray:
+    """Distance between the height ranges ``[lo, hi]`` and ``[z0, z1]`` (0 where they meet)."""
+    return np.maximum(0.0, np.maximum(z0 - np.asarray(hi, dtype=np.float64), np.asarray(lo, dtype=np.float64) - z1))
 
 
 def _clear_space(local: BoolArray, window: Window, space: Space) -> None:
@@ -443,6 +450,97 @@ class AreaCore:
         """The covered squares as ``(x, y)``, sorted by y, then x."""
         ys, xs = np.nonzero(self._cut())
         return list(zip((xs + self.window.x0).tolist(), (ys + self.window.y0).tolist()))
+
+    # --- heights -----------------------------------------------------------
+
+    @property
+    def elevation(self) -> float:
+        """The height of the point of origin, in the grid's unit (``area(..., elevation=)``)."""
+        return self._made("elevation").elevation
+
+    def _made(self, what: str) -> Recipe:
+        if self.recipe is None or self.shape is None or self.rules is None:
+            raise InvalidValueError(f"{what} is known for areas made by aoegrid.area(), not for combinations")
+        return self.recipe
+
+    def column_meets(self, xs: ArrayLike, ys: ArrayLike, low: ArrayLike, high: ArrayLike) -> BoolArray:
+        """Whether the solid meets, above each square ``(xs[i], ys[i])``, some height in ``[low[i], high[i]]``.
+
+        Only the vertical extent is tested: the squares are taken as in the
+        area's footprint. Heights are in the grid's unit. A cylinder spans
+        its height below its circle (``Rules.cylinder_drops``) or above it,
+        a cube rests on the origin's height (its bottom face), a line and a
+        shapable area are bands their width (least dimension) thick centred
+        on it. A sphere is a ball and a cone widens upward as it does
+        sideways: the square's point the inclusion rule measures (its far
+        corner under ``far-edge``, its nearest point otherwise) at the
+        height of ``[low, high]`` nearest the origin's is within reach,
+        counted in three dimensions by the rules' diagonals
+        (:func:`aoegrid.distance.measure3`) under ``far-edge``, in a straight
+        line under the other rules (their outlines are true geometry).
+        """
+        made = self._made("a height test")
+        shape, rules = self.shape, self.rules
+        assert shape is not None and rules is not None
+        z, sq, o = made.elevation, self.grid.square, made.origin
+        xs, ys = np.asarray(xs, dtype=np.float64), np.asarray(ys, dtype=np.float64)
+        if isinstance(shape, Cylinder):
+            bottom = z - shape.height if rules.cylinder_drops else z
+            return np.asarray(vertical_gap(low, high, bottom, bottom + shape.height) <= 0.0)
+        if isinstance(shape, Cube):
+            return np.asarray(vertical_gap(low, high, z, z + shape.size) <= EPS)
+        if isinstance(shape, (Line, Shapable)):
+            # A band centred on the origin's height: a line its width, a
+            # shapable area its least dimension (it is built of blocks that size).
+            half = (shape.min_dimension if isinstance(shape, Shapable) else shape.width or rules.line_width) / 2
+            return np.asarray(vertical_gap(low, high, z - half, z + half) <= EPS)
+        assert isinstance(shape, (Sphere, Cone))
+        dz = vertical_gap(low, high, z, z) / sq
+        if rules.inclusion is Inclusion.FAR_EDGE:
+            fx, fy = far_offsets(xs, o.x0, o.x1), far_offsets(ys, o.y0, o.y1)
+            solid = measure3(fx, fy, dz, rules.diagonals)
+        else:
+            solid = np.hypot(np.hypot(near_offsets(xs, o.x0, o.x1), near_offsets(ys, o.y0, o.y1)), dz)
+        reach = (shape.radius if isinstance(shape, Sphere) else shape.length) / sq
+        inside = (dz == 0.0) | (solid <= reach + EPS)
+        if isinstance(shape, Cone):
+            d = unit_vector(float(shape.direction))
+            along = (xs + 0.5 - o.x0) * d[0] + (ys + 0.5 - o.y0) * d[1]
+            kind = ConeKind(shape.kind) if shape.kind is not None else rules.cone
+            slope = 1.0 if kind is ConeKind.QUARTER_CIRCLE else 0.5
+            inside &= dz <= slope * np.maximum(along, 0.0) + EPS
+        return np.asarray(inside)
+
+    def at(self, height: float) -> BoolArray:
+        """The ``(height, width)`` mask of the horizontal slice at ``height`` (in the grid's unit).
+
+        The squares of :attr:`mask` whose column the solid reaches at that
+        height (:meth:`column_meets`): ``a.at(a.elevation)`` is ``a.mask``,
+        and slices shrink as ``height`` leaves the origin's. Walls are
+        infinitely tall: they cut every slice as they cut the mask.
+
+        Examples
+        --------
+        >>> import aoegrid as ag
+        >>> a = ag.area(ag.Sphere(15), at=(4, 4), on=ag.Grid(8, 8))   # a ball, counted 5/10/5 in 3D
+        >>> print(a.at(10).astype(int))                                # 10 ft above its origin
+        [[0 0 0 0 0 0 0 0]
+         [0 0 0 0 0 0 0 0]
+         [0 0 1 1 1 1 0 0]
+         [0 0 1 1 1 1 0 0]
+         [0 0 1 1 1 1 0 0]
+         [0 0 1 1 1 1 0 0]
+         [0 0 0 0 0 0 0 0]
+         [0 0 0 0 0 0 0 0]]
+        >>> bool((a.at(a.elevation) == a.mask).all()), [int(a.at(h).sum()) for h in (0, 5, 10, 15, 20, -10)]
+        (True, [24, 24, 16, 4, 0, 16])
+        """
+        h = real(height, "height")
+        ys, xs = np.nonzero(self.mask)
+        out = np.zeros(self.grid.shape, dtype=bool)
+        out[ys, xs] = self.column_meets(xs, ys, h, h)
+        out.flags.writeable = False
+        return out
 
     def __len__(self) -> int:
         return int(np.count_nonzero(self._cut()))

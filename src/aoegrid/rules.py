@@ -68,7 +68,11 @@ class Rules:
         ``"alternating-2"`` (10/5/10), ``"equidistant"``, ``"euclidean"``,
         ``"manhattan"``, ``"approximate"``. Used for far-edge counting, range
         and the path length of spreads. Under the other inclusions a shape's
-        outline is its true geometry (a sphere is a circle).
+        outline is its true geometry (a sphere is a circle). Heights are
+        counted by the same rule in three dimensions
+        (:func:`aoegrid.distance.measure3`): the alternating rules as Foundry
+        VTT counts them, a move along all three axes 1.5 diagonals;
+        ``"equidistant"`` every diagonal one square.
     inclusion : str
         ``"far-edge"``, ``"center"``, ``"half"`` or ``"touch"``.
     cone : str

@@ -176,6 +176,9 @@ class Cube(_Shape):
     The origin lies on the cube's near face: at its middle
     (``anchor="center"``) or at its left or right corner seen looking along
     ``direction`` (``"left"``, ``"right"``), so a cube can sit on the grid.
+    Upward it rests on the origin's height (``area(..., elevation=)``, the
+    ground by default): the origin lies on its bottom face too, and it spans
+    ``size`` above it, under every preset.
     """
 
     size: float

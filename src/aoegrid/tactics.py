@@ -322,10 +322,9 @@ class _Search:
         self.moving = moving
         if moving is not None:
             self.is_hit[moving] = self.is_avoid[moving] = False
-        tall = np.array([t.footprint[0] * self.grid.square for t in self.tokens], dtype=float)
-        low = np.array([t.elevation for t in self.tokens], dtype=float)
+        prisms = np.array([t.prism(self.grid.square) for t in self.tokens], dtype=float).reshape(-1, 2)
         # A creature whose height spans the origin's passes every height test.
-        self.level = (low <= self.elevation) & (self.elevation <= low + tall)
+        self.level = (prisms[:, 0] <= self.elevation) & (self.elevation <= prisms[:, 1])
         self.shape = shape
         self.built: dict[int, Area | None] = {}
         self.origins = legal_origins(shape, caster=caster, range=rng, on=on, rules=self.rules, need=need)

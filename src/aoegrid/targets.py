@@ -14,29 +14,27 @@ Rules applied (the seeds' words):
   affected" (``where``, ``tags``, ``limit``);
 * Savage Worlds' Selective: "the caster can choose not to affect any or all
   individual targets within a power's area of effect" (``exclude``);
-* elevation: a creature above or below the point of origin is measured in
-  three dimensions, under the same diagonal rule (a 20-ft sphere does not
-  reach a creature 25 ft above its origin).
+* heights: a creature fills the prism from its elevation to its top
+  (:meth:`Token.prism`); it is reached where the solid above a square of its
+  space in the area meets that prism (:meth:`AreaCore.column_meets`: a
+  20-ft sphere does not reach a creature 25 ft above its origin), and its
+  distance is counted in three dimensions (:func:`aoegrid.distance.measure3`).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from aoegrid.cover import GRADES, Cover, CoverRule
-from aoegrid.directions import unit_vector
-from aoegrid.distance import measure
+from aoegrid.distance import measure3
 from aoegrid.errors import InvalidTypeError, InvalidValueError
-from aoegrid.options import ConeKind, Inclusion, parse_option
-from aoegrid.raster import Window, far_offsets
+from aoegrid.options import parse_option
+from aoegrid.raster import Window
 from aoegrid.regions import EPS
-from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shapable, Sphere
+from aoegrid.result import vertical_gap
 from aoegrid.tokens import Token
 from aoegrid.walls import Channel
 
@@ -60,7 +58,8 @@ class Reached:
     ``cover`` is its grade from the area's origin (:class:`Cover`),
     ``cover_name`` the rules' name for it; ``squares`` are the squares of its
     space in the area; ``distance`` runs from the origin to the nearest point
-    of its space, in the grid's unit, under the rules' diagonal count.
+    of its prism (its space, from its elevation to its top), in the grid's
+    unit, under the rules' diagonal count in three dimensions.
     """
 
     token: Token
@@ -171,62 +170,10 @@ def _in_area(area: AreaCore, token: Token, membership: Membership, share: float)
     return tuple(inside)
 
 
-def _vertical_gap(lo: float, hi: float, z0: float, z1: float) -> float:
-    """Distance between the height ranges [lo, hi] and [z0, z1] (0 if they meet)."""
-    return max(0.0, z0 - hi, lo - z1)
-
-
 def _height_ok(area: AreaCore, token: Token, square: tuple[int, int]) -> bool:
-    """Whether a square of the token's space in the area reaches the token's height."""
-    assert area.recipe is not None and area.rules is not None
-    shape, rules, made = area.shape, area.rules, area.recipe
-    sq = area.grid.square
-    tall = token.footprint[0] * sq
-    bottom, top = token.elevation, token.elevation + tall
-    z = made.elevation
-    if isinstance(shape, Cylinder):
-        low = z - shape.height if rules.cylinder_drops else z
-        return _vertical_gap(bottom, top, low, low + shape.height) <= 0.0
-    o = made.origin
-    x, y = square
-    if isinstance(shape, (Line, Cube, Shapable)):
-        # Solid bands centred on the origin's height: a cube its side, a line
-        # its width, a shapable area its least dimension (it is built of
-        # blocks that size).
-        if isinstance(shape, Cube):
-            half = shape.size / 2
-        elif isinstance(shape, Shapable):
-            half = shape.min_dimension / 2
-        else:
-            half = (shape.width or rules.line_width) / 2
-        return _vertical_gap(bottom, top, z - half, z + half) <= EPS
-    dz = _vertical_gap(bottom, top, z, z) / sq
-    if dz == 0.0:
-        return True
-    if isinstance(shape, Sphere):
-        reach = shape.radius / sq
-    else:
-        assert isinstance(shape, Cone)
-        reach = shape.length / sq
-    if rules.inclusion is Inclusion.FAR_EDGE:
-        fx = far_offsets(np.array([float(x)]), o.x0, o.x1)[0]
-        fy = far_offsets(np.array([float(y)]), o.y0, o.y1)[0]
-        flat = float(measure(fx, fy, rules.diagonals))
-        three_d = float(measure(flat, dz, rules.diagonals))
-    else:
-        cx = min(max(o.x0, x), x + 1)  # the square's point nearest the origin
-        cy = min(max(o.y0, y), y + 1)
-        flat = math.hypot(cx - o.x0, cy - o.y0)
-        three_d = math.hypot(flat, dz)
-    if three_d > reach + EPS:
-        return False
-    if isinstance(shape, Cone):
-        d = unit_vector(float(shape.direction))
-        along = (x + 0.5 - o.x0) * d[0] + (y + 0.5 - o.y0) * d[1]
-        kind = ConeKind(shape.kind) if shape.kind is not None else rules.cone
-        slope = 1.0 if kind is ConeKind.QUARTER_CIRCLE else 0.5
-        return dz <= slope * max(along, 0.0) + EPS
-    return True
+    """Whether the solid, above a square of the token's space in the area, meets the token's prism."""
+    low, high = token.prism(area.grid.square)
+    return bool(area.column_meets(square[0], square[1], low, high))
 
 
 def _cover(area: AreaCore, token: Token) -> Cover:
@@ -255,12 +202,12 @@ def _cover(area: AreaCore, token: Token) -> Cover:
 
 
 def _distance(area: AreaCore, token: Token) -> float:
-    """From the origin to the nearest point of the creature's space, in the grid's unit."""
+    """From the origin to the nearest point of the creature's prism, in the grid's unit, in three dimensions."""
     assert area.recipe is not None and area.rules is not None
-    o = area.recipe.origin
+    o, sq = area.recipe.origin, area.grid.square
     x0, y0, x1, y1 = token.space.bounds
     dx = max(0.0, x0 - o.x1, o.x0 - x1)
     dy = max(0.0, y0 - o.y1, o.y0 - y1)
-    return float(measure(dx, dy, area.rules.diagonals)) * area.grid.square
-
-
+    z = area.recipe.elevation
+    dz = vertical_gap(*token.prism(sq), z, z) / sq
+    return float(measure3(dx, dy, dz, area.rules.diagonals)) * sq

@@ -762,7 +762,8 @@ def _for_space(fewest: FloatArray, footprint: tuple[int, int]) -> FloatArray:
 
 def _level(token: Token, square: float) -> bool:
     """Whether the creature's height spans the origin's (the ground): every height test passes."""
-    return token.elevation <= 0.0 <= token.elevation + token.footprint[0] * square
+    low, high = token.prism(square)
+    return low <= 0.0 <= high
 
 
 def _overlap(shape: tuple[int, int], block: tuple[int, int], y0: int, x0: int) -> tuple[Any, Any] | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
-from aoegrid._validate import count, real
+from aoegrid._validate import count, positive, real
 from aoegrid.errors import InvalidTypeError, InvalidValueError
 
 #: Squares across a creature's space, by size category.
@@ -104,7 +104,7 @@ class Space:
         ]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Token:
     """A creature whose space's top-left square is (x, y).
 
@@ -121,11 +121,15 @@ class Token:
         A label.
     elevation : float
         Height of the creature's lowest point above the ground, in the grid's
-        unit (a flyer, a creature on a ledge). A creature stands as tall as
-        its space is wide.
+        unit (a flyer, a creature on a ledge).
     tags : iterable of str
         Free labels for target filters (``"enemy"``, ``"living"``,
         ``"hostile"``, ``"incapacitated"``, ``"willing"``...).
+    height : float, optional
+        How tall the creature stands, in the grid's unit: it fills the prism
+        from ``elevation`` to ``elevation + height`` above its space. ``None``
+        (default): as tall as its space is wide (5 ft for a Medium creature,
+        10 ft for a Large one on a 5-ft grid; :meth:`prism`).
 
     Examples
     --------
@@ -133,6 +137,8 @@ class Token:
     Space(x=5, y=5, width=2, height=2)
     >>> Token(0, 0, size=(3, 1), tags=["wagon"]).space.squares
     [(0, 0), (1, 0), (2, 0)]
+    >>> Token(0, 0, name="giraffe", height=15)
+    Token(x=0, y=0, size='medium', name='giraffe', elevation=0.0, tags=frozenset(), height=15.0)
     """
 
     x: int
@@ -141,6 +147,7 @@ class Token:
     name: str | None = None
     elevation: float = 0.0
     tags: frozenset[str] = frozenset()
+    height: float | None = None
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -174,6 +181,27 @@ class Token:
         if not all(isinstance(t, str) for t in tags):
             raise InvalidTypeError(f"Token tags must be strings, got {sorted(map(repr, tags))}")
         set_(self, "tags", frozenset(tags))
+        if self.height is not None:
+            set_(self, "height", positive(self.height, "Token height"))
+
+    def __repr__(self) -> str:
+        tall = "" if self.height is None else f", height={self.height!r}"
+        return (f"Token(x={self.x!r}, y={self.y!r}, size={self.size!r}, name={self.name!r}, "
+                f"elevation={self.elevation!r}, tags={self.tags!r}{tall})")
+
+    def prism(self, square: float) -> tuple[float, float]:
+        """The heights the creature fills, ``(elevation, elevation + height)``, in the grid's unit.
+
+        ``square`` is the grid's square (5 on a 5-ft grid): a creature with no
+        ``height`` stands as tall as its space is wide.
+
+        Examples
+        --------
+        >>> Token(0, 0, size="large", elevation=10).prism(5.0), Token(0, 0, height=2.5).prism(5.0)
+        ((10.0, 20.0), (0.0, 2.5))
+        """
+        tall = self.footprint[0] * square if self.height is None else self.height
+        return self.elevation, self.elevation + tall
 
     @property
     def footprint(self) -> tuple[int, int]:

@@ -56,6 +56,11 @@ _SIGHT_LEVELS = {0: _NONE, 1: _NORMAL, 2: _LIMITED, 10: _LIMITED, 20: _NORMAL, 3
 #: Movement: 0.7 used 0/1, 0.8 on 0/20.
 _MOVE_LEVELS = (0, 1, 20)
 
+#: The Wall Height module's flags (``flags["wall-height"]``): a wall's ``top`` and ``bottom``, a token's
+#: ``tokenHeight``; and the Levels module's (``flags.levels.sceneLevels``: a scene's floors).
+WALL_HEIGHT = "wall-height"
+LEVELS = "levels"
+
 _UNITS = {"ft": "ft", "ft.": "ft", "feet": "ft", "foot": "ft", "m": "m", "meter": "m", "meters": "m",
           "metre": "m", "metres": "m", "in": "in", "inch": "in", "inches": "in", "sq": "sq"}
 
@@ -114,6 +119,17 @@ def read_foundry(path: str | os.PathLike[str], *, invisible_blocks_effect: bool 
     takes a square, and one without a position or off the map is skipped,
     each with a note in ``info.notes``. Lights and templates are skipped (a
     note counts them). Hex grids are refused.
+
+    Heights: a token's ``elevation`` (negative below the ground) and the
+    Wall Height module's ``flags["wall-height"].tokenHeight`` (scene
+    units) become ``Token(elevation=..., height=...)``; a height missing,
+    null or 0 is the default (as tall as the token's space is wide), and
+    a field that is not a finite number (a negative height too) is read as
+    its default with a note, as every odd token field is. Wall heights are
+    not modelled yet: every wall is read as infinitely tall, and a note
+    counts the walls with Wall Height bounds (``flags["wall-height"]``
+    ``top``/``bottom``); a scene with Levels floors
+    (``flags.levels.sceneLevels``) is read as one floor, with a note.
 
     Scene regions (v12+) with an enabled ``modifyMovementCost`` behaviour
     become terrain (:attr:`BattleMap.terrain`): the behaviour's walking
@@ -187,7 +203,7 @@ def foundry_map(src: JsonFile, *, invisible_blocks_effect: bool = True) -> Battl
     shift = (math.ceil(width * padding / size), math.ceil(height * padding / size))
 
     walls: list[Wall] = []
-    zero = limited = proximity = inert = 0
+    zero = limited = proximity = inert = bounded = 0
     for i in range(len(listed)):
         at = f.name("walls", i)
         w = f.mapping(listed, i, "walls")
@@ -207,8 +223,10 @@ def foundry_map(src: JsonFile, *, invisible_blocks_effect: bool = True) -> Battl
         one_way = (None, "left", "right")[f.choice(w, "dir", at, (0, 1, 2), 0)]
         proximity += sight == _PROXIMITY
         sees_through = sight in (_NONE, _LIMITED)
+        has_bounds = any(_flags(w, WALL_HEIGHT).get(k) is not None for k in ("top", "bottom"))  # null: unbounded
         if door:
             limited += sight == _LIMITED
+            bounded += has_bounds
             kind = WallKind.WINDOW if sees_through else WallKind.DOOR
             walls.append(Wall(a, b, kind=kind, open=state == 1, one_way=one_way))
             continue
@@ -223,12 +241,16 @@ def foundry_map(src: JsonFile, *, invisible_blocks_effect: bool = True) -> Battl
             inert += 1
             continue
         limited += sight == _LIMITED
+        bounded += has_bounds
         walls.append(Wall(a, b, blocks=frozenset(blocks), one_way=one_way))
     notes += count_note(zero, "dropped {n} zero-length wall{s}")
     notes += count_note(limited, "{n} limited (terrain) wall{s} read as not blocking sight (Foundry blocks "
                                   "sight only from the second limited wall a line crosses)")
     notes += count_note(proximity, "{n} proximity wall{s} read as normal walls")
     notes += count_note(inert, "dropped {n} wall{s} blocking neither movement nor sight")
+    notes += count_note(bounded, f"{{n}} wall{{s}} with Wall Height bounds (flags.{WALL_HEIGHT} top, bottom) read as "
+                                 "infinitely tall (wall heights are not modelled yet)")
+    notes += _levels_note(d)
     tokens = _tokens(d, grid, size, shift, notes)
     background = _background(d, fmt, notes)
     for key in ("lights", "templates"):
@@ -397,6 +419,22 @@ def _polygon(f: Fields, shape: dict[str, Any], at: str, grid: Grid, size: float,
 _SHAPES = {"rectangle": _rectangle, "circle": _circle, "ellipse": _ellipse_shape, "polygon": _polygon}
 
 
+def _flags(doc: dict[str, Any], module: str) -> dict[str, Any]:
+    """A document's flags of one module, ``flags[module]``; empty when it has none (or they are not an object)."""
+    flags = doc.get("flags")
+    held = flags.get(module) if isinstance(flags, dict) else None
+    return held if isinstance(held, dict) else {}
+
+
+def _levels_note(d: dict[str, Any]) -> list[str]:
+    """A note when the scene has Levels floors (``flags.levels.sceneLevels``), which are not modelled."""
+    floors = _flags(d, LEVELS).get("sceneLevels")
+    if not isinstance(floors, list) or not floors:
+        return []
+    return count_note(len(floors), f"the scene has {{n}} Levels floor{{s}} (flags.{LEVELS}.sceneLevels): read as "
+                                   "one floor, its walls infinitely tall (Levels is not modelled yet)")
+
+
 #: Foundry's token dispositions (``CONST.TOKEN_DISPOSITIONS``) as tags.
 DISPOSITIONS = {-1: "hostile", 0: "neutral", 1: "friendly"}
 
@@ -441,23 +479,41 @@ def _tokens(d: dict[str, Any], grid: Grid, size: float, shift: tuple[int, int], 
             notes.append(f"{at} at square ({sx}, {sy}) is not wholly on the {grid.width} x {grid.height} map: skipped")
             continue
         elevation = _token_number(t, "elevation", at, 0.0, notes) or 0.0
+        height = _token_height(t, at, notes)
         tags: frozenset[str] = frozenset()
         disposition = t.get("disposition")
         if disposition in DISPOSITIONS and not isinstance(disposition, bool):
             tags = frozenset({DISPOSITIONS[disposition]})
         elif "disposition" in t:
             notes.append(f"{at} disposition must be -1, 0 or 1, got {show(disposition)}: no disposition tag")
-        out.append(Token(sx, sy, size=w if w == h else (w, h), name=name, elevation=elevation, tags=tags))
+        out.append(Token(sx, sy, size=w if w == h else (w, h), name=name, elevation=elevation, height=height,
+                         tags=tags))
     return out
 
 
+def _token_height(t: dict[str, Any], at: str, notes: list[str]) -> float | None:
+    """The Wall Height module's ``tokenHeight``; None (the default) when missing, null or 0."""
+    held = _flags(t, WALL_HEIGHT)
+    if held.get("tokenHeight") is None or held.get("tokenHeight") == 0:
+        return None
+    return _token_number(held, "tokenHeight", at, None, notes, positive=True, field=f"flags.{WALL_HEIGHT}.tokenHeight",
+                         otherwise="read as the default (as tall as its space is wide)")
+
+
 def _token_number(
-    t: dict[str, Any], key: str, at: str, default: float | None, notes: list[str], *, positive: bool = False
+    t: dict[str, Any], key: str, at: str, default: float | None, notes: list[str], *, positive: bool = False,
+    field: str | None = None, otherwise: str = "",
 ) -> float | None:
-    """A token's finite number, or ``default`` with a note when it is missing or not one."""
+    """A token's finite number, or ``default`` with a note when it is missing or not one.
+
+    ``field`` names ``key`` in the note (a path, for a number nested in the
+    token); ``otherwise`` says what a bad value is read as when ``default``
+    is None.
+    """
+    field = field or key
     if key not in t:
         if default is None:
-            notes.append(f"{at} has no {key}")
+            notes.append(f"{at} has no {field}")
         return default
     value = t[key]
     number = None
@@ -468,8 +524,8 @@ def _token_number(
             number = None
     if number is None or not math.isfinite(number) or (positive and number <= 0):
         wanted = "a positive number" if positive else "a finite number"
-        fallback = "" if default is None else f": read as {default:g}"
-        notes.append(f"{at} {key} must be {wanted}, got {show(value)}{fallback}")
+        fallback = f": read as {default:g}" if default is not None else f": {otherwise}" if otherwise else ""
+        notes.append(f"{at} {field} must be {wanted}, got {show(value)}{fallback}")
         return default
     return number
 

@@ -30,6 +30,14 @@ the allies):
 ``placement_scores`` (the whole map's score array) is timed on each map in
 the same table, against the same brute-force loop.
 
+Heights (issue 20), on the 40 x 40 map with a third of its creatures flying
+20 ft up: the origin searched at three heights (``elevation=[0, 10, 20]``),
+against the brute force at every legal (origin, height) pair: ``ag.area(...,
+elevation=)`` and ``.tokens()``, the origins at each height listed
+beforehand (range counted in three dimensions). Target at least 30 times
+faster: away from the ground no creature stands level with every origin, so
+more areas are built than on the ground alone.
+
 Move, then place (``move=30``, issue 19), on the 40 x 40 map: the caster
 moves up to 30 ft before placing the 20-ft burst at range 100 ft. Its brute
 force is ``best_placements`` (without ``move=``) from every square the
@@ -156,6 +164,48 @@ def case(name: str, m: ag.BattleMap, rng: ag.Range, caster: ag.Token, repeats: i
     ]
 
 
+def heights_case(name: str, m: ag.BattleMap, rng: ag.Range, caster: ag.Token, heights: list[float], repeats: int,
+                 rounds: int) -> list[tuple[str, ...]]:
+    """Rounds of (search over ``heights``, brute force at every legal (origin, height)) timed back to back."""
+    args = {"caster": caster, "range": rng, "on": m, "rules": "starfinder", "hit": {"enemy"}, "avoid": {"ally"},
+            "elevation": heights}
+    sf = ag.Rules.preset("starfinder")
+    pairs = []  # (height, point, distance in 3D), listed outside the timing
+    for z in heights:
+        o = ag.legal_origins(SHAPE, caster=caster, range=rng, on=m, elevation=z)
+        rise = ag.ranges.caster_rise(caster, z, m.grid.square)
+        pairs += [(z, p, float(ag.ranges.space_distances(o.caster, p[0], p[1], sf, m.grid, rise))) for p in o.points()]
+
+    def brute_best() -> tuple[float, ...] | None:
+        best = None
+        for z, p, d in pairs:
+            reached = ag.area(SHAPE, at=p, on=m, elevation=z).tokens()
+            if any("ally" in r.token.tags for r in reached):
+                continue
+            key = (-sum("enemy" in r.token.tags for r in reached), 0, d, abs(z), z, p[1], p[0])
+            best = key if best is None or key < best else best
+        return best
+
+    best = ag.best_placements(SHAPE, **args)[0]
+    want = brute_best()
+    assert want == (-best.score, 0, best.distance, abs(best.elevation), best.elevation, best.at[1], best.at[0]), (
+        want, best)
+
+    def brute() -> float:
+        t0 = time.perf_counter()
+        brute_best()
+        return time.perf_counter() - t0
+
+    fast_t, brute_t = [], []
+    for _ in range(rounds):
+        fast_t.append(median_time(lambda: ag.best_placements(SHAPE, **args), repeats))
+        brute_t.append(brute())
+    ratio = statistics.median(b / f for b, f in zip(brute_t, fast_t))
+    fast, slow = (statistics.median(t) * 1e3 for t in (fast_t, brute_t))
+    return [(name, f"best_placements elevation={heights}", f"{fast:9.1f}", f"{slow:10.0f}", f"{ratio:7.0f}x", ">= 30x",
+             "ok" if ratio >= 30 else "MISSED", f"all {len(pairs)} (origin, height) pairs")]
+
+
 def move_case(name: str, m: ag.BattleMap, rng: float, caster: ag.Token, move: float, repeats: int,
               rounds: int) -> list[tuple[str, ...]]:
     """Rounds of (move search, brute force over the reachable squares, search standing still), timed cold."""
@@ -212,6 +262,13 @@ def main() -> None:
                  rounds, None, 50)
     rows += case("40x40 open field, 30 creatures", open_field, medium, ag.Token(2, 20, name="wizard"), repeats,
                  rounds, None, 200)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ag.AoegridWarning)  # a wall through a creature is fine here
+        flying = ag.BattleMap(walled.grid, walls=walled.walls, tokens=[
+            t if k % 3 else ag.Token(t.x, t.y, size=t.size, name=t.name, tags=t.tags, elevation=20)
+            for k, t in enumerate(walled.tokens)])
+    rows += heights_case("40x40, 40 walls, 30 creatures, 10 flying", flying, medium, ag.Token(2, 20, name="wizard"),
+                         [0.0, 10.0, 20.0], repeats, rounds)
     rows += move_case("40x40, 40 walls, 30 creatures", walled, 100, ag.Token(2, 20, name="wizard"), 30, repeats, rounds)
     rows += case("200x200, 2000 walls (1-4 sq), 300 creatures", big, long_, ag.Token(100, 100, name="wizard"), repeats,
                  rounds, 50 if quick else 200, 100)

@@ -9,6 +9,7 @@ from pathlib import Path
 import jsonschema
 import numpy as np
 import pytest
+import shapely
 
 import aoegrid as ag
 from aoegrid.export import (
@@ -201,14 +202,15 @@ def test_placement_records_say_where_the_caster_stands_after_moving():
 
 def test_records_written_before_the_optional_fields_still_validate():
     """aoegrid/1 gains optional fields only: a placement without stand, path and cost, a map without terrain,
-    a token without tall."""
+    floors and levels, a token without tall."""
     m = ag.BattleMap(ag.Grid(8, 8), tokens=[ag.Token(5, 5, name="orc", tags={"enemy"}), ag.Token(0, 0, name="me")])
     old = placement_record(ag.best_placements(ag.Sphere(10), caster=m.token("me"), on=m, hit="enemy")[0])
     for key in ("stand", "path", "cost"):
         del old[key]
     valid(old)
     old_map = map_record(m)
-    del old_map["terrain"]
+    for key in ("terrain", "floors", "levels"):
+        del old_map[key]
     for t in old_map["tokens"]:
         del t["tall"]
     valid(old_map)
@@ -228,6 +230,30 @@ def test_map_records_carry_the_terrain():
     r = valid(map_record(m))
     assert r["terrain"] == {"difficult": [[3, 1], [4, 1]], "greater-difficult": [[3, 2]], "impassable": [[4, 2]]}
     assert valid(map_record(corridor()))["terrain"] is None
+
+
+def test_map_records_carry_wall_heights_floors_and_levels():
+    stair = shapely.Polygon([(0, 0), (10, 0), (10, 8), (0, 8)], [[(2, 2), (4, 2), (4, 4), (2, 4)]])
+    m = ag.BattleMap(ag.Grid(10, 8), walls=[ag.Wall((5, 0), (5, 8), top=10), ag.Wall((0, 4), (5, 4), bottom=-5, top=0),
+                                           ag.Wall((5, 4), (10, 4))],
+                     floors=[ag.Floor(stair, 10), ag.Floor([(0, 0), (3, 0), (3, 3)], -2.5)])
+    r = valid(map_record(m))
+    assert [{k: w[k] for k in ("bottom", "top") if k in w} for w in r["walls"]] == [
+        {"top": 10.0}, {"bottom": -5.0, "top": 0.0}, {}]
+    assert r["floors"] == [
+        {"elevation": 10.0, "polygon": [[0.0, 0.0], [10.0, 0.0], [10.0, 8.0], [0.0, 8.0]],
+         "holes": [[[2.0, 2.0], [4.0, 2.0], [4.0, 4.0], [2.0, 4.0]]]},
+        {"elevation": -2.5, "polygon": [[0.0, 0.0], [3.0, 0.0], [3.0, 3.0]], "holes": []}]
+    assert r["levels"] == []
+    # The floors read back as the same floors.
+    assert [ag.Floor(shapely.Polygon(f["polygon"], f["holes"]), f["elevation"]) for f in r["floors"]] == list(m.floors)
+    r["walls"][0]["top"] = None  # an unbounded end is left out, never null
+    with pytest.raises(ag.InvalidValueError, match=r"at walls\[0\]\.top: None is not of type 'number'"):
+        validate(r)
+    r["walls"][0]["top"] = 10.0
+    r["floors"][1]["polygon"] = [[0, 0], [1, 1]]
+    with pytest.raises(ag.InvalidValueError, match=r"at floors\[1\]\.polygon: .* is too short"):
+        validate(r)
 
 
 def test_threat_records():

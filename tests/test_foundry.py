@@ -1,10 +1,12 @@
-"""Foundry VTT scenes (aoegrid.io.foundry): tokens, background image, templates written back and read.
+"""Foundry VTT scenes (aoegrid.io.foundry): tokens, background image, templates written back and read; heights
+(Wall Height, Levels, V14 scene levels) and tests/data/two-storey-keep.json end to end.
 
 Walls and grid layouts are in tests/test_io.py with the other readers.
 """
 
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,7 @@ import pytest
 import aoegrid as ag
 from aoegrid.cli import main
 from aoegrid.export import foundry_template, map_record, validate
-from aoegrid.io import MapFileError, add_templates, read_foundry
+from aoegrid.io import Level, MapFileError, add_templates, read_foundry
 
 
 def scene(**fields):
@@ -274,16 +276,11 @@ def tall_scene():
     return scene(tokens=tokens, walls=walls, flags={"levels": {"sceneLevels": [[0, 9, "ground"], [10, 19, "loft"]]}})
 
 
-WALL_HEIGHT_NOTES = (
-    "dropped 1 zero-length wall",
-    ("2 walls with Wall Height bounds (flags.wall-height top, bottom) read as infinitely tall "
-     "(wall heights are not modelled yet)"),
-    ("the scene has 2 Levels floors (flags.levels.sceneLevels): read as one floor, its walls infinitely tall "
-     "(Levels is not modelled yet)"),
-)
+INF = float("inf")
+WALL_HEIGHT_NOTES = ("dropped 1 zero-length wall",)
 
 
-def test_token_elevations_and_heights_are_read_and_wall_heights_and_levels_noted(tmp_path):
+def test_token_elevations_and_heights_wall_heights_and_levels_are_read(tmp_path):
     m = read_foundry(write(tmp_path / "tall.json", tall_scene()))
     assert [(t.name, t.footprint, t.elevation, t.height) for t in m.tokens] == [
         ("Orc", (1, 1), 0.0, None),
@@ -294,19 +291,116 @@ def test_token_elevations_and_heights_are_read_and_wall_heights_and_levels_noted
         ("Ogre", (2, 2), 0.0, 10.0),
     ]
     assert m.info.notes == WALL_HEIGHT_NOTES
-    # Walls are infinitely tall: the door and the walls are read as they are without Wall Height.
+    # Wall Height's top and bottom (null: unbounded) are each wall's span; nothing else of a wall changes.
+    assert [(w.start, w.end, w.kind.value, w.span) for w in m.walls] == [
+        ((5.0, 0.0), (5.0, 8.0), "wall", (-INF, 10.0)), ((0.0, 3.0), (3.0, 3.0), "door", (5.0, INF)),
+        ((0.0, 7.0), (3.0, 7.0), "wall", (-INF, INF))]
     plain = tall_scene()
     for w in plain["walls"]:
         del w["flags"]
     del plain["flags"]
-    assert m.walls == read_foundry(write(tmp_path / "plain.json", plain)).walls
-    assert [(w.start, w.end, w.kind.value) for w in m.walls] == [
-        ((5.0, 0.0), (5.0, 8.0), "wall"), ((0.0, 3.0), (3.0, 3.0), "door"), ((0.0, 7.0), (3.0, 7.0), "wall")]
-    # The map record carries each creature's elevation and height (tall: null for the default).
+    assert [replace(w, bottom=-INF, top=INF) for w in m.walls] == list(read_foundry(write(tmp_path / "p.json", plain)).walls)
+    assert m.info.levels == (Level(0.0, 9.0, "ground"), Level(10.0, 19.0, "loft")) and m.floors == ()
+    # The map record carries each creature's elevation and height (tall: null for the default), the walls' finite
+    # ends and the levels.
     record = validate(map_record(m))
     assert [(t["name"], t["elevation"], t["tall"]) for t in record["tokens"]] == [
         ("Orc", 0.0, None), ("Wyvern", 20.0, 15.0), ("Gnome", -5.0, 3.0), ("Giant", 0.0, None), ("Imp", 0.0, None),
         ("Ogre", 0.0, 10.0)]
+    assert [{k: w[k] for k in ("bottom", "top") if k in w} for w in record["walls"]] == [{"top": 10.0}, {"bottom": 5.0}, {}]
+    assert record["levels"] == [{"name": "ground", "bottom": 0.0, "top": 9.0}, {"name": "loft", "bottom": 10.0, "top": 19.0}]
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        ({"bottom": 10, "top": 5}, r"tall\.json: walls\[1\]\.flags\.wall-height has its bottom 10 above its top 5"),
+        ({"top": "ten"}, r"tall\.json: walls\[1\]\.flags\.wall-height\.top must be a number, got \"ten\""),
+        ({"bottom": float("nan")}, r"walls\[1\]\.flags\.wall-height\.bottom must be a finite number, got NaN"),
+    ],
+)
+def test_a_bad_wall_height_names_the_file_the_wall_and_the_values(tmp_path, flags, message):
+    data = tall_scene()
+    data["walls"][1]["flags"]["wall-height"] = flags
+    with pytest.raises(MapFileError, match=message):
+        read_foundry(write(tmp_path / "tall.json", data))
+
+
+def test_levels_scene_levels_as_the_module_stores_them(tmp_path):
+    """Levels' UI stores [bottom, top, name] as strings; odd entries are read as its migration reads them."""
+    levels = [["-10", "0", "Cellar"], ["0", "9.5", "Ground"], [10, 20], ["", "x", "Attic"], "roof", [30, 25, "Up"]]
+    m = read_foundry(write(tmp_path / "levels.json", scene(flags={"levels": {"sceneLevels": levels}})))
+    assert m.info.levels == (Level(-10.0, 0.0, "Cellar"), Level(0.0, 9.5, "Ground"), Level(10.0, 20.0, ""),
+                             Level(0.0, 10.0, "Attic"))
+    assert m.info.notes == (
+        "flags.levels.sceneLevels[3] bottom is not a number, got \"\": read as 0",
+        "flags.levels.sceneLevels[3] top is not a number, got \"x\": read as 10 (two squares up)",
+        "flags.levels.sceneLevels[4] must be [bottom, top, name], got \"roof\": skipped",
+        "flags.levels.sceneLevels[5] has its bottom 30 above its top 25: skipped",
+    )
+
+
+def test_foundry_v14_scene_levels_are_read(tmp_path):
+    core = [{"_id": "a", "name": "Basement", "elevation": {"bottom": -10, "top": 0}},
+            {"_id": "b", "name": "Downstairs", "elevation": {"bottom": 0, "top": 10}},
+            {"_id": "c", "name": "Sky", "elevation": {"bottom": 10, "top": None}},  # JSON writes Infinity as null
+            {"_id": "d", "name": "Odd", "elevation": {"bottom": "0", "top": 5}},
+            {"_id": "e", "name": "None"}]
+    walls = [{"c": [800, 200, 800, 1000], "levels": ["a", "b"]}, {"c": [300, 200, 300, 1000], "levels": []}]
+    data = scene(levels=core, walls=walls, flags={"levels": {"sceneLevels": [[0, 10, "old"]]}})
+    m = read_foundry(write(tmp_path / "v14.json", data))
+    assert m.info.levels == (Level(-10.0, 0.0, "Basement"), Level(0.0, 10.0, "Downstairs"), Level(10.0, INF, "Sky"))
+    assert m.info.notes == (
+        "1 wall on V14 scene levels (a wall's levels): the heights of their levels are not read (Wall Height bounds are)",
+        ("the scene has V14 levels and the Levels module's flags.levels.sceneLevels: read the V14 levels (Levels "
+         "migrates its own to them)"),
+        "levels[3].elevation.bottom must be a number, got \"0\": skipped",
+        "levels[4] must be a Level with an elevation {bottom, top}, got {\"_id\": \"e\", \"name\": \"None\"}: skipped",
+    )
+    assert validate(map_record(m))["levels"][2] == {"name": "Sky", "bottom": 10.0, "top": None}
+
+
+def tile(sx, sy, w, h, **fields):
+    """A tile whose top-left corner is square (sx, sy), ``w`` x ``h`` squares."""
+    return {"x": 300 + sx * 100, "y": 200 + sy * 100, "width": w * 100, "height": h * 100, "rotation": 0,
+            "texture": {"src": "tiles/floor.webp"}, **fields}
+
+
+def test_levels_tiles_become_floors_at_their_elevation(tmp_path):
+    tiles = [
+        tile(1, 1, 4, 3, elevation=10, flags={"levels": {"rangeTop": 19}}),
+        tile(1, 1, 4, 3, elevation=20, flags={"levels": {"rangeTop": None, "isBasement": False}}),  # a roof
+        tile(6, 1, 2, 4, elevation=10, rotation=90, flags={"levels": {"rangeTop": 19}}),  # 4 x 2 about its centre
+        tile(0, 0, 2, 2, flags={"levels": {"rangeBottom": 5, "rangeTop": 9}}),  # before v12: rangeBottom
+        tile(0, 5, 2, 2, elevation=10, flags={"levels": {"noCollision": True}}),  # Allow Sight: no floor
+        tile(0, 5, 2, 2, flags={"levels": {"rangeTop": 9}}),  # no bottom: Levels sees no plane
+        tile(3, 5, 2, 2, elevation=10),  # no Levels flags: decoration
+    ]
+    m = read_foundry(write(tmp_path / "tiles.json", scene(tiles=tiles, flags={"levels": {"backgroundElevation": -5}})))
+    assert [(f.elevation, f.bounds) for f in m.floors] == [
+        (10.0, (1.0, 1.0, 5.0, 4.0)), (20.0, (1.0, 1.0, 5.0, 4.0)), (10.0, (5.0, 2.0, 9.0, 4.0)),
+        (5.0, (0.0, 0.0, 2.0, 2.0))]
+    assert pytest.approx(m.floors[2].polygon.area) == 8.0
+    assert m.info.notes == ("1 Levels tile marked Allow Sight (flags.levels.noCollision) read as no floor",
+                            "1 Levels tile without an elevation (or flags.levels.rangeBottom) read as no floor",
+                            "the background lies at flags.levels.backgroundElevation -5: not read as a floor")
+    record = validate(map_record(m))
+    assert record["floors"][0] == {"elevation": 10.0, "polygon": [[1.0, 1.0], [5.0, 1.0], [5.0, 4.0], [1.0, 4.0]],
+                                   "holes": []}
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"width": 0}, r"tiles\.json: tiles\[0\] is not a valid floor: Floor polygon is not valid"),
+        ({"elevation": "high"}, r"tiles\.json: tiles\[0\]\.elevation must be a number, got \"high\""),
+        ({"x": None}, r"tiles\.json: tiles\[0\]\.x must be a number, got null"),
+    ],
+)
+def test_a_bad_levels_tile_names_the_file_and_the_tile(tmp_path, fields, message):
+    data = scene(tiles=[{**tile(1, 1, 2, 2, elevation=10, flags={"levels": {"rangeTop": 19}}), **fields}])
+    with pytest.raises(MapFileError, match=message):
+        read_foundry(write(tmp_path / "tiles.json", data))
 
 
 def test_a_scene_without_heights_gives_no_height_notes(tmp_path):
@@ -358,7 +452,7 @@ def cli(*args):
     return out.getvalue().splitlines()
 
 
-def test_aoegrid_info_reports_flyers_token_heights_and_the_height_notes(tmp_path):
+def test_aoegrid_info_reports_levels_wall_heights_flyers_and_token_heights(tmp_path):
     path = write(tmp_path / "tall.json", tall_scene())
     assert cli("info", path) == [
         f"map: {path} (foundry v10)",
@@ -366,23 +460,120 @@ def test_aoegrid_info_reports_flyers_token_heights_and_the_height_notes(tmp_path
         "walls: 2, doors: 1, windows: 0",
         "lights: 0, tokens: 6",
         "wall bounds: x 0..5, y 0..8",
+        "levels: ground 0..9 ft, loft 10..19 ft",
+        "walls with heights: 2 of 3 (bottoms 5, tops 10 ft)",
         "flyers: Wyvern at 20 ft, Gnome at -5 ft",
         "token heights: Wyvern 15 ft, Gnome 3 ft",  # not the Ogre's: 10 ft is a Large creature's default
         *(f"note: {n}" for n in WALL_HEIGHT_NOTES),
     ]
     # A scene on the ground says nothing of heights.
     flat = cli("info", write(tmp_path / "flat.json", scene(tokens=[token("Orc", 2, 3)])))
-    assert not any(line.startswith(("flyers", "token heights", "note")) for line in flat)
+    assert not any(line.startswith(("levels", "walls with", "floors", "flyers", "token heights", "note"))
+                   for line in flat)
 
 
-def test_aoegrid_area_on_a_scene_with_wall_heights_stops_at_the_walls(tmp_path):
+# --- tests/data/two-storey-keep.json: a scene with Wall Height and Levels flags, end to end ----------------------------
+
+KEEP = Path(__file__).resolve().parent / "data" / "two-storey-keep.json"
+
+
+def keep_scene():
+    """A two-storey keep in a courtyard, built from the fields the modules document.
+
+    Foundry v10+ scene: 12 x 10 squares of 100 px, 5 ft; padding 0.25 puts square (0, 0) at pixel (300, 300).
+    Wall Height (theripper93/wall-height): ``flags["wall-height"].top`` / ``.bottom`` per wall, null unbounded.
+    Levels (theripper93/Levels): ``flags.levels.sceneLevels`` as [bottom, top, name] strings (as its UI saves
+    them), tiles at ``elevation`` with ``flags.levels.rangeTop`` (null: Infinity, a roof).
+    """
+    def px(sx, sy):
+        return [300 + 100 * sx, 300 + 100 * sy]
+
+    def wall(a, b, bottom, top, **fields):
+        return {"c": [*px(*a), *px(*b)], "move": 20, "sight": 20, "light": 20, "sound": 20, "dir": 0, "door": 0,
+                "ds": 0, **fields, "flags": {"wall-height": {"bottom": bottom, "top": top}}}
+
+    keep = [(1, 1), (7, 1), (7, 8), (1, 8)]
+    walls = []
+    for bottom, top in ((0, 9), (10, 19)):  # the ground storey's walls, then the upper one's
+        walls += [wall(a, b, bottom, top) for a, b in zip(keep, keep[1:] + keep[:1]) if (a, b) != ((1, 8), (1, 1))]
+    walls += [wall((1, 8), (1, 5), 0, 9), wall((1, 4), (1, 1), 0, 9), wall((1, 5), (1, 4), 0, 9, door=1),
+              wall((1, 8), (1, 1), 10, 19),
+              wall((9, 2), (9, 8), None, 3)]  # a parapet in the courtyard, 3 ft tall
+    tiles = [{"x": 400, "y": 400, "width": 600, "height": 700, "rotation": 0, "elevation": elevation,
+              "texture": {"src": src}, "flags": {"levels": {"rangeTop": top}}}
+             for elevation, top, src in ((10, 19, "keep/upper-floor.webp"), (20, None, "keep/roof.webp"))]
+    tokens = [
+        {"name": "Orc", "x": 600, "y": 700, "width": 1, "height": 1, "elevation": 0, "disposition": -1},
+        {"name": "Archer", "x": 700, "y": 600, "width": 1, "height": 1, "elevation": 10, "disposition": -1},
+        {"name": "Knight", "x": 1300, "y": 800, "width": 1, "height": 1, "elevation": 0, "disposition": 1},
+        {"name": "Hawk", "x": 1300, "y": 400, "width": 1, "height": 1, "elevation": 30, "disposition": 0,
+         "flags": {"wall-height": {"tokenHeight": 2}}},
+    ]
+    return {"name": "Two-storey keep", "width": 1200, "height": 1000, "padding": 0.25,
+            "grid": {"type": 1, "size": 100, "distance": 5, "units": "ft"},
+            "background": {"src": "keep/ground.webp"}, "walls": walls, "tiles": tiles, "tokens": tokens,
+            "flags": {"levels": {"sceneLevels": [["0", "9", "Ground"], ["10", "19", "Upper"]]}}}
+
+
+def test_the_keep_in_tests_data_is_the_scene_this_file_builds():
+    """Regenerate it with ``python tests/test_foundry.py``."""
+    assert json.loads(KEEP.read_text()) == keep_scene()
+
+
+def test_the_keep_read_end_to_end(tmp_path):
+    assert cli("info", KEEP) == [
+        f"map: {KEEP} (foundry v10)",
+        "grid: 12 x 10 squares of 5 ft",
+        "walls: 10, doors: 1, windows: 0",
+        "lights: 0, tokens: 4",
+        "wall bounds: x 1..9, y 1..8",
+        "levels: Ground 0..9 ft, Upper 10..19 ft",
+        "walls with heights: 11 of 11 (bottoms 0..10, tops 3..19 ft)",
+        "floors: 2 (at 10, 20 ft)",
+        "flyers: Archer at 10 ft, Hawk at 30 ft",
+        "token heights: Hawk 2 ft",
+    ]
+    record = validate(map_record(ag.load_map(KEEP)))
+    spans = [(w["start"], w["end"], w["kind"], w.get("bottom"), w.get("top")) for w in record["walls"]]
+    assert spans == [
+        ([1.0, 1.0], [7.0, 1.0], "wall", 0.0, 9.0), ([7.0, 1.0], [7.0, 8.0], "wall", 0.0, 9.0),
+        ([7.0, 8.0], [1.0, 8.0], "wall", 0.0, 9.0),
+        ([1.0, 1.0], [7.0, 1.0], "wall", 10.0, 19.0), ([7.0, 1.0], [7.0, 8.0], "wall", 10.0, 19.0),
+        ([7.0, 8.0], [1.0, 8.0], "wall", 10.0, 19.0),
+        ([1.0, 8.0], [1.0, 5.0], "wall", 0.0, 9.0), ([1.0, 4.0], [1.0, 1.0], "wall", 0.0, 9.0),
+        ([1.0, 5.0], [1.0, 4.0], "door", 0.0, 9.0), ([1.0, 8.0], [1.0, 1.0], "wall", 10.0, 19.0),
+        ([9.0, 2.0], [9.0, 8.0], "wall", None, 3.0),
+    ]
+    assert record["levels"] == [{"name": "Ground", "bottom": 0.0, "top": 9.0},
+                                {"name": "Upper", "bottom": 10.0, "top": 19.0}]
+    assert [(f["elevation"], f["polygon"], f["holes"]) for f in record["floors"]] == [
+        (z, [[1.0, 1.0], [7.0, 1.0], [7.0, 8.0], [1.0, 8.0]], []) for z in (10.0, 20.0)]
+    assert record["notes"] == []
+    # A fireball on the courtyard's ground: the ball passes over the 3-ft parapet (x 9) to the keep's east wall (x 7).
+    lines = cli("area", KEEP, "--shape", "sphere", "--size", "20", "--at", "11,5", "--json", tmp_path / "a.json")
+    area = validate(json.loads((tmp_path / "a.json").read_text()))
+    assert lines == ["sphere 20 ft at (11.0, 5.0), starfinder burst: 30 squares",
+                     "  cover: 0 squares with some cover, 0 squares of the shape blocked",
+                     "  creatures: Knight (none, 0 ft)"]  # not the Hawk, 30 ft up
+    assert (area["count"], area["blocked"], area["map"]) == (30, [], {"source": str(KEEP), "format": "foundry v10"})
+    assert area["squares"] == [
+        [10, 1], [11, 1], [8, 2], [9, 2], [10, 2], [11, 2], [8, 3], [9, 3], [10, 3], [11, 3],
+        [7, 4], [8, 4], [9, 4], [10, 4], [11, 4], [7, 5], [8, 5], [9, 5], [10, 5], [11, 5],
+        [8, 6], [9, 6], [10, 6], [11, 6], [8, 7], [9, 7], [10, 7], [11, 7], [10, 8], [11, 8]]
+
+
+def test_aoegrid_area_on_a_scene_with_wall_heights_passes_over_a_low_wall(tmp_path):
     path = write(tmp_path / "tall.json", tall_scene())
     lines = cli("area", path, "--shape", "sphere", "--size", "15", "--at", "3,5", "--json", tmp_path / "a.json",
                 "--elevation", "10", "--foundry", tmp_path / "t.json")
-    assert lines[0] == "sphere 15 ft at (3.0, 5.0), starfinder burst: 20 squares"
-    # Walls are infinitely tall: the burst 10 ft up stays west of the wall at x 5 and passes the closed door
-    # (y 3, x 0 to 3) and the wall (y 7, x 0 to 3) only round their ends.
+    assert lines[0] == "sphere 15 ft at (3.0, 5.0), starfinder burst: 22 squares"
+    # The burst 10 ft up passes over the wall at x 5 (its top 10 ft) to x 5, and the closed door (y 3, x 0 to 3,
+    # from 5 ft up) and the wall (y 7, x 0 to 3, of any height) only round their ends.
     assert json.loads((tmp_path / "a.json").read_text())["squares"] == [
-        [3, 2], [1, 3], [2, 3], [3, 3], [4, 3], [0, 4], [1, 4], [2, 4], [3, 4], [4, 4],
-        [0, 5], [1, 5], [2, 5], [3, 5], [4, 5], [1, 6], [2, 6], [3, 6], [4, 6], [3, 7]]
+        [3, 2], [1, 3], [2, 3], [3, 3], [4, 3], [0, 4], [1, 4], [2, 4], [3, 4], [4, 4], [5, 4],
+        [0, 5], [1, 5], [2, 5], [3, 5], [4, 5], [5, 5], [1, 6], [2, 6], [3, 6], [4, 6], [3, 7]]
     assert json.loads((tmp_path / "t.json").read_text())["elevation"] == 10.0
+
+
+if __name__ == "__main__":  # regenerate tests/data/two-storey-keep.json
+    KEEP.write_text(json.dumps(keep_scene(), indent=1) + "\n")

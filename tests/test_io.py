@@ -16,6 +16,7 @@ import pytest
 
 import aoegrid as ag
 import aoegrid.io as aio
+from aoegrid.export import map_record, validate
 from aoegrid.io import (
     Light,
     MapFileError,
@@ -73,6 +74,17 @@ def test_cave_counts():
     assert info.source == str(CAVE)
     # Without object outlines only the 197 line_of_sight walls and the doors remain.
     assert kinds(read_uvtt(CAVE, objects=False)) == {"wall": 197, "door": 3, "window": 0}
+
+
+@pytest.mark.parametrize("path", [CAVE, TOWER, ROOM])
+def test_universal_vtt_files_have_no_heights(path):
+    """The format has no heights: every wall spans every height, one floor (the ground), no levels."""
+    m = read_uvtt(path)
+    assert m.walls and all(w.span == (float("-inf"), float("inf")) for w in m.walls)
+    assert (m.floors, m.info.levels) == ((), ())
+    record = validate(map_record(m))
+    assert not any({"bottom", "top"} & set(w) for w in record["walls"])
+    assert (record["floors"], record["levels"]) == ([], [])
 
 
 def test_cave_burst_stops_at_the_closed_door_and_passes_it_open():
@@ -496,6 +508,53 @@ def test_text_map_from_a_file(tmp_path):
 def test_bad_text_maps(text, message):
     with pytest.raises(MapFileError, match=message):
         read_text_map(text)
+
+
+def test_text_map_heights_and_floors():
+    m = read_text_map("""
+        ########
+        #a.=..+#
+        #..=..##
+        ########
+
+        heights: #=..20 +=0..8 ==0..5
+        floor 10: 0,0 8,0 8,4 0,4 / 1,1 3,1 3,3 1,3
+    """)
+    spans = sorted({(w.kind.value, w.span) for w in m.walls})
+    assert spans == [("door", (0.0, 8.0)), ("wall", (float("-inf"), 20.0)), ("wall", (0.0, 5.0))]
+    low = sorted((w.start, w.end) for w in m.walls if w.span == (0.0, 5.0))
+    assert low == [((3.0, 1.0), (3.0, 3.0)), ((3.0, 3.0), (4.0, 3.0)), ((4.0, 1.0), (3.0, 1.0)),
+                   ((4.0, 3.0), (4.0, 1.0))]  # the low wall's own outline, apart from the tall walls' outline
+    (floor,) = m.floors
+    assert floor.elevation == 10.0 and floor.polygon.area == 32 - 4
+    assert [list(h.coords) for h in floor.polygon.interiors] == [[(1, 1), (3, 1), (3, 3), (1, 3), (1, 1)]]
+    # Without the lines the map is the same map, every wall of any height, no floor.
+    plain = read_text_map("########\n#a.#..+#\n#..#..##\n########")
+    assert all(w.infinite for w in plain.walls) and plain.floors == ()
+    assert len(read_text_map(HALL).floors) == 0
+
+
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        ("heights: #=10..5", r"<text>: 'heights: #=10\.\.5': # spans 10\.\.5: its bottom is above its top"),
+        ("heights: #10", r"'#10' is not C=bottom\.\.top"),
+        ("heights: a=0..5", r"'a' cannot be a wall: letters are creatures"),
+        ("heights: #=low..5", r"'low' is not a number"),
+        ("floor 10: 0,0 2,2 2,0 0,2", r"'floor 10: 0,0 2,2 2,0 0,2': not a valid floor: Floor polygon is not valid"),
+        ("floor 10: 0,0 2,0", r"a floor's outline and holes need 3 or more points each"),
+        ("floor 10: 0,0 2;0 2,2", r"'2;0' is not a point x,y"),
+        ("ceiling 10: 0,0 2,0 2,2", r"a line after the map is 'heights: C=bottom\.\.top \.\.\.' or 'floor Z"),
+    ],
+)
+def test_bad_text_map_heights_and_floors(lines, message):
+    with pytest.raises(MapFileError, match=message):
+        read_text_map("####\n#..#\n####\n" + lines)
+
+
+def test_text_map_heights_and_floor_lines_go_after_the_rows():
+    with pytest.raises(MapFileError, match=r"<text>: row 1: heights and floor lines go after the map's rows"):
+        read_text_map("heights: #=0..5\n####\n#..#\n####")
 
 
 def test_ragged_text_map_file_names_the_file(tmp_path):

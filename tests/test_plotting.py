@@ -550,3 +550,90 @@ def test_creatures_off_the_ground_are_badged_with_their_elevation():
         }
     legend = plotting.plot_map(m, legend=True)[-1]
     assert not any(t.get_text().startswith("elevation") for t in legend.get_texts())
+
+
+# --- heights: a slice, and a side view (issue 20) ---------------------------------
+
+
+def test_plot_area_at_a_height_draws_the_slice():
+    ball = ag.area(ag.Sphere(15), at=(4, 4), on=ag.Grid(8, 8))
+    drawn = plotting.plot_area(ball, height=10)
+    fill = by_label(drawn, "area at 10 ft (16 squares)")
+    ys, xs = np.nonzero(ball.at(10))
+    assert square_corners(fill) == sorted(zip(xs.tolist(), ys.tolist()))
+    # The outline is the ball's slice: a circle sqrt(15^2 - 10^2) ft across, about its origin.
+    ring = by_label(drawn, "shape").get_xy()
+    assert np.allclose(np.hypot(ring[:, 0] - 4, ring[:, 1] - 4), np.sqrt(15 ** 2 - 10 ** 2) / 5)
+    assert not [a for a in plotting.plot_area(ball, height=20) if a.get_label() == "shape"]  # above the ball
+    assert by_label(plotting.plot_area(ball, height=0), "area at 0 ft (24 squares)")
+
+
+def section_map():
+    walls = [ag.Wall((9, 0), (9, 6), top=10), ag.Wall((11, 0), (11, 6), bottom=5, top=25), ag.Wall((2, 0), (2, 2))]
+    tokens = [ag.Token(6, 3, name="bat", elevation=15), ag.Token(3, 3, name="orc"), ag.Token(5, 0, name="aside"),
+              ag.Token(7, 3, name="hawk", elevation=40)]
+    floors = [ag.Floor([(0, 0), (4, 0), (4, 6), (0, 6)], elevation=20)]
+    return ag.BattleMap(ag.Grid(12, 6), walls=walls, tokens=tokens, floors=floors)
+
+
+def test_a_section_shows_the_ball_walls_spans_floors_and_prisms():
+    m = section_map()
+    ball = ag.area(ag.Sphere(15), at=(5, 3), on=m, elevation=5)
+    drawn = plotting.plot_section(ball, along=((0, 3.5), (12, 3.5)))
+    assert drawn.ax.get_xlim() == (0.0, 60.0)  # across: feet along the cut
+    # The exact cut: the plane runs half a square (2.5 ft) from the ball's centre.
+    circle = by_label(drawn, "shape")
+    assert isinstance(circle, Circle) and circle.center == (25.0, 5.0)
+    assert circle.radius == pytest.approx(np.sqrt(15 ** 2 - 2.5 ** 2))
+    # Walls crossing the cut: bars at 45 and 55 ft over their spans, clipped to the view; the one at x = 2 stops short.
+    lo, hi = drawn.ax.get_ylim()
+    bars = sorted(map(tuple, (np.asarray(s).ravel() for s in by_label(drawn, "wall").get_segments())))
+    assert bars == [(45.0, lo, 45.0, 10.0), (55.0, 5.0, 55.0, 25.0)]
+    # The floor over x 0..4 at 20 ft.
+    (floor,) = by_label(drawn, "floor").get_segments()
+    assert np.allclose(floor, [(0, 20), (20, 20)])
+    # Creatures the cut crosses, as their prisms: the bat 15..20 ft up at 30..35 ft along, reached; the hawk not.
+    bat, hawk = by_label(drawn, "creature bat"), by_label(drawn, "creature hawk")
+    assert (bat.get_x(), bat.get_y(), bat.get_width(), bat.get_height()) == (30.0, 15.0, 5.0, 5.0)
+    assert (hawk.get_y(), hawk.get_height()) == (40.0, 5.0) and hi > 45.0
+    assert bat.get_facecolor() == to_rgba("#ff9896", 0.8) and hawk.get_facecolor() == to_rgba("#dddddd", 0.8)
+    assert [r.token.name for r in ball.tokens([m.tokens[0], m.tokens[3]])] == ["bat"]
+    assert not [a for a in drawn if a.get_label() == "creature aside"]  # its space is off the cut
+    origin = by_label(drawn, "origin")
+    assert (origin.get_xdata()[0], origin.get_ydata()[0]) == (25.0, 5.0)
+    # The counted section: the squares the ball holds, over the heights their slices hold them.
+    boxes = by_label(drawn, "section of the area").get_paths()
+    top = max(p.vertices[:, 1].max() for p in boxes)
+    assert 15.0 < top <= 20.0 + 1e-9 and min(p.vertices[:, 1].min() for p in boxes) < -5.0
+
+
+def test_a_section_of_a_cylinder_and_a_cone_along_its_axis():
+    m = ag.BattleMap(ag.Grid(12, 6))
+    drop = ag.area(ag.Cylinder(10, 20), at=(5, 3), on=m, elevation=30)  # Starfinder: it drops from its circle
+    rect = by_label(plotting.plot_section(drop, along="x"), "shape")
+    assert (rect.get_x(), rect.get_y(), rect.get_width(), rect.get_height()) == (15.0, 10.0, 20.0, 20.0)
+    up = ag.area(ag.Cone(30, "E", pitch=30), at=(2, 3), on=m)
+    wedge = by_label(plotting.plot_section(up, along="x"), "shape")
+    assert (wedge.center, wedge.r, wedge.theta1, wedge.theta2) == ((10.0, 0.0), 30.0, -15.0, 75.0)
+    west = by_label(plotting.plot_section(ag.area(ag.Cone(30, "W"), at=(6, 3), on=m, rules="sw5e"), along="x"),
+                    "shape")
+    assert west.theta1 == pytest.approx(180 - np.degrees(np.arctan(0.5)))
+    # Off the cone's axis: only the counted section.
+    assert not [a for a in plotting.plot_section(up, along="y") if a.get_label() == "shape"]
+
+
+@pytest.mark.parametrize(
+    ("along", "error", "match"),
+    [
+        ("z", ag.InvalidValueError, r'along must be "x", "y" \(through the origin\) or two \(x, y\) points'),
+        (((1, 1), (1, 1)), ag.InvalidValueError, r"along's two points are the same"),
+        (5, ag.InvalidValueError, r'along must be "x", "y"'),
+        ((("a", 0), (1, 1)), ag.InvalidTypeError, r"along start x must be a number"),
+    ],
+)
+def test_a_section_refuses_a_bad_cut(along, error, match):
+    with pytest.raises(error, match=match):
+        plotting.plot_section(ag.area(ag.Sphere(10), at=(3, 3), on=ag.Grid(6, 6)), along=along)
+    with pytest.raises(ag.InvalidValueError, match="made by aoegrid.area"):
+        plotting.plot_section(ag.area(ag.Sphere(10), at=(3, 3), on=ag.Grid(6, 6)) | ag.area(
+            ag.Sphere(5), at=(1, 1), on=ag.Grid(6, 6)))

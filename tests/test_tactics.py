@@ -10,7 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import aoegrid as ag
-from aoegrid.ranges import space_distances
+from aoegrid.distance import measure3
 from aoegrid.rules import resolve_rules
 from aoegrid.tactics import DIRECTIONS
 
@@ -30,39 +30,57 @@ def _pick(sel):
     return lambda t: any(t is s or t == s for s in sel)
 
 
+def heights(elevation):
+    """The heights an ``elevation=`` searches: one, or each of a collection."""
+    return [float(elevation)] if isinstance(elevation, (int, float)) else sorted({float(z) for z in elevation})
+
+
+def distance3(caster, p, z, rules, grid):
+    """From the caster's prism to the point ``p`` at height ``z``, in three dimensions, written out."""
+    b = caster.space if isinstance(caster, ag.Token) else caster
+    low, high = caster.prism(grid.square) if isinstance(caster, ag.Token) else (0.0, b.width * grid.square)
+    dx = max(0.0, b.x - p[0], p[0] - (b.x + b.width))
+    dy = max(0.0, b.y - p[1], p[1] - (b.y + b.height))
+    dz = max(0.0, low - z, z - high) / grid.square
+    return float(measure3(dx, dy, dz, resolve_rules(rules).diagonals)) * grid.square
+
+
 def brute(shape, caster, rng, m, rules, mode="burst", hit=None, avoid=None, max_avoid=0, directions=None,
-          elevation=0.0):
-    """Every acceptable placement as (key, at, direction, hits, avoided, origin), best first.
+          elevation=0.0, pitches=None):
+    """Every acceptable placement as (key, at, direction, hits, avoided, origin, height, pitch), best first.
 
     Each is ``ag.area`` where the legal origin comes into being (SW5e moves an
-    unseen one to a wall's near side): what ``ag.area(..., caster=, range=)``
-    builds, as test_every_origin_area_accepts_on_the_lattices_is_searched holds.
+    unseen one to a wall's near side), at each height of ``elevation``: what
+    ``ag.area(..., caster=, range=, elevation=)`` builds, as
+    test_every_origin_area_accepts_on_the_lattices_is_searched holds.
     """
-    o = ag.legal_origins(shape, caster=caster, range=rng, on=m, rules=rules)
     is_hit, is_avoid = _pick(hit), _pick(avoid)
     out = []
 
-    def add(a, at, d, dist, x, y):
+    def add(a, at, d, dist, x, y, z, up=0.0):
         reached = a.tokens()
         h = [r.token for r in reached if is_hit(r.token)]
         av = [r.token for r in reached if is_avoid(r.token)]
         if max_avoid is None or len(av) <= max_avoid:
-            out.append(((-len(h), len(av), dist, y, x, d), at, d, len(h), len(av), a.origin))
+            out.append(((-len(h), len(av), dist, abs(z), z, y, x, d, abs(up), up), at, d, len(h), len(av), a.origin, z,
+                        up))
 
-    if o.lattice == "caster":
-        cx, cy = o.caster.center
-        for d in sorted({ag.Cone(5, x).direction for x in (directions or DIRECTIONS)}):
-            try:
-                a = ag.area(shape.replace(direction=d), at=caster, on=m, rules=rules, mode=mode, elevation=elevation,
-                            caster=caster, range=rng)
-            except ag.OriginOnWallError:
-                continue
-            add(a, caster, d, 0.0, cx, cy)
-    else:
-        r = resolve_rules(rules)
-        for p in o.points():
-            a = ag.area(shape, at=o.origin_of(p), on=m, rules=rules, mode=mode, elevation=elevation)
-            add(a, p, 0.0, float(space_distances(o.caster, p[0], p[1], r, m.grid)), p[0], p[1])
+    for z in heights(elevation):
+        o = ag.legal_origins(shape, caster=caster, range=rng, on=m, rules=rules, elevation=z)
+        if o.lattice == "caster":
+            cx, cy = o.caster.center
+            for d in sorted({ag.Cone(5, x).direction for x in (directions or DIRECTIONS)}):
+                for up in {shape.pitch} if pitches is None else set(pitches):
+                    try:
+                        a = ag.area(shape.replace(direction=d, pitch=up), at=caster, on=m, rules=rules, mode=mode,
+                                    elevation=z, caster=caster, range=rng)
+                    except ag.OriginOnWallError:
+                        continue
+                    add(a, caster, d, 0.0, cx, cy, z, up)
+        else:
+            for p in o.points():
+                a = ag.area(shape, at=o.origin_of(p), on=m, rules=rules, mode=mode, elevation=z)
+                add(a, p, 0.0, distance3(caster, p, z, rules, m.grid) if caster is not None else 0.0, p[0], p[1], z)
     out.sort(key=lambda t: t[0])
     return out
 
@@ -404,6 +422,139 @@ def test_sw5e_a_near_side_inside_another_wall_is_no_origin():
     assert (2.5, 1.5) not in o and (2, 1) in o and o.origin_of((2, 1))[1] == pytest.approx(4 + 1e-6)
 
 
+# --- heights: origins searched above the ground, range in three dimensions ----------
+
+
+def test_range_is_measured_in_three_dimensions_from_the_casters_prism():
+    g = ag.Grid(20, 20)
+    ground, flyer = ag.Token(0, 0), ag.Token(0, 0, elevation=20)  # prisms 0..5 and 20..25
+    # A point within the caster's height is measured in the plane; above it, in 3D by the preset's diagonals.
+    flat = ag.legal_origins(ag.Sphere(5), caster=ground, range=30, on=g)
+    assert np.array_equal(ag.legal_origins(ag.Sphere(5), caster=ground, range=30, on=g, elevation=5).mask, flat.mask)
+    up = ag.legal_origins(ag.Sphere(5), caster=ground, range=30, on=g, elevation=25)  # 20 ft (4 squares) above it
+    assert up.elevation == 25 and (4, 0) in up and (5, 0) in up and (6, 0) not in up  # 4 + 4: 4 + 2 = 6 squares
+    assert (7, 0) in flat
+    # The flyer, 20 ft up, is 20 ft from every ground point under it; the same ball on the ground is farther.
+    low = ag.legal_origins(ag.Sphere(5), caster=flyer, range=30, on=g)
+    assert np.array_equal(low.mask, up.mask)
+    assert np.array_equal(ag.legal_origins(ag.Sphere(5), caster=flyer, range=30, on=g, elevation=20).mask, flat.mask)
+    # Euclidean and 5e's every-diagonal-one-square count in 3D too.
+    e5 = ag.legal_origins(ag.Sphere(5), caster=ground, range=30, on=g, rules="sw5e", elevation=35)
+    assert (7, 0) in e5 and (7, 7) in e5 and (8, 0) not in e5  # 30 ft above its head: one square over
+    # check_origin and area(caster=, range=, elevation=) refuse what legal_origins leaves out.
+    c = ag.check_origin(ag.Sphere(5), (6, 0), caster=ground, range=30, on=g, elevation=25)
+    assert c.reason == "out of range" and c.message.startswith("point of origin (6, 0) is 35 ft from the caster")
+    assert ag.check_origin(ag.Sphere(5), (5, 0), caster=ground, range=30, on=g, elevation=25).legal
+    with pytest.raises(ag.IllegalOriginError, match="out of range|beyond its range"):
+        ag.area(ag.Sphere(5), at=(6, 0), on=g, caster=ground, range=30, elevation=25)
+    assert ag.in_range(ground, (6, 0), 30, "starfinder", g, elevation=25).distance == 35.0
+    # A Space or a point stands on the ground, as tall as its space is wide.
+    assert np.array_equal(ag.legal_origins(ag.Sphere(5), caster=ag.Space(0, 0), range=30, on=g, elevation=25).mask,
+                          up.mask)
+
+
+def flock():
+    """Three enemies flying 30 ft up over squares (4..6, 4), one on the ground at (1, 8); an ally flying at 10."""
+    tokens = [ag.Token(x, 4, name=f"bat{x}", tags={"enemy"}, elevation=30) for x in (4, 5, 6)]
+    tokens += [ag.Token(1, 8, name="orc", tags={"enemy"}), ag.Token(8, 8, name="owl", tags={"ally"}, elevation=10)]
+    return ag.BattleMap(ag.Grid(10, 10), walls=[ag.Wall((3, 6), (7, 6))], tokens=tokens)
+
+
+def test_searching_heights_reaches_flyers_and_equals_brute_force():
+    m = flock()
+    caster = ag.Token(0, 4, name="mage", tags={"ally"})
+    fire = {"caster": caster, "range": 60, "on": m, "hit": "enemy", "avoid": "ally"}
+    ground = ag.best_placements(ag.Sphere(10), **fire)
+    assert ground[0].score == 1.0 and ground[0].elevation == 0.0 and [r.token.name for r in ground[0].hits] == ["orc"]
+    plans = ag.best_placements(ag.Sphere(10), **fire, elevation=range(0, 41, 5), limit=6)
+    best = plans[0]
+    assert (best.at, best.elevation, best.score, best.distance) == ((5, 4), 25.0, 3.0, 30.0)
+    assert sorted(r.token.name for r in best.hits) == ["bat4", "bat5", "bat6"]
+    assert best.area == ag.area(ag.Sphere(10), at=(5, 4), on=m, elevation=25) and best.area.elevation == 25.0
+    want = brute(ag.Sphere(10), caster, 60, m, "starfinder", hit="enemy", avoid="ally", elevation=range(0, 41, 5))
+    assert [(p.at, p.elevation, p.score, p.distance) for p in plans] == [
+        (w[1], w[6], float(w[3]), w[0][2]) for w in want[:6]]
+    # Scores: each point's best height; never below the ground's.
+    flat = ag.placement_scores(ag.Sphere(10), **fire)
+    high = ag.placement_scores(ag.Sphere(10), **fire, elevation=[0, 25, 30])
+    assert high[4, 5] == 3.0 and flat[4, 5] == 0.0 and np.array_equal(np.fmax(high, flat), high, equal_nan=True)
+    # One height given as a list is that height.
+    assert [(p.at, p.elevation) for p in ag.best_placements(ag.Sphere(10), **fire, elevation=[25], limit=3)] == [
+        (p.at, p.elevation) for p in ag.best_placements(ag.Sphere(10), **fire, elevation=25, limit=3)]
+
+
+def test_heights_tie_to_the_ground_first_then_below_then_above():
+    # No caster (no distance): a 20-ft ball reaches the lone enemy from 5 ft below, the ground or 5 ft up alike.
+    m = ag.BattleMap(ag.Grid(3, 3), tokens=[ag.Token(1, 1, tags={"enemy"})])
+    plans = ag.best_placements(ag.Sphere(20), caster=None, on=m, hit="enemy", elevation=(5, -5, 0), limit=100)
+    assert all(p.score == 1.0 for p in plans) and len(plans) == 3 * 16
+    assert [p.elevation for p in plans[::16]] == [0.0, -5.0, 5.0]
+    assert [p.at for p in plans[:3]] == [(0, 0), (1, 0), (2, 0)]
+
+
+def test_cones_are_aimed_at_each_height():
+    m = flock()
+    caster = ag.Token(0, 4, name="mage")
+    kw = {"caster": caster, "on": m, "hit": "enemy", "directions": [0, 270]}
+    assert ag.best_placements(ag.Cone(30), **kw)[0].score == 0.0  # the bats fly over a cone on the ground
+    p = ag.best_placements(ag.Cone(30), **kw, elevation=[0, 15, 30])[0]
+    assert (p.direction, p.elevation, p.score) == (0.0, 30.0, 3.0) and p.area.elevation == 30.0
+    scores = ag.placement_scores(ag.Cone(30), **kw, elevation=[0, 15, 30])
+    assert scores.tolist() == [3.0, 0.0]  # per direction, the best height's
+    want = brute(ag.Cone(30), caster, None, m, "starfinder", hit="enemy", directions=[0, 270], elevation=[0, 15, 30])
+    assert (want[0][2], want[0][6], want[0][3]) == (0.0, 30.0, 3)
+
+
+def test_cones_and_lines_search_pitches_as_directions():
+    m = flock()
+    mage = ag.Token(2, 4, name="mage")
+    kw = {"caster": mage, "on": m, "hit": "enemy", "directions": [0, 270]}
+    assert ag.best_placements(ag.Cone(60), **kw)[0].score == 0.0  # level: the bats fly over it
+    plans = ag.best_placements(ag.Cone(60), **kw, pitches=[60, 0, 45, -30], limit=3)
+    assert [(p.direction, p.pitch, p.score) for p in plans] == [(0.0, 45.0, 3.0), (0.0, 60.0, 3.0), (270.0, 60.0, 3.0)]
+    assert plans[0].shape == ag.Cone(60, 0, pitch=45) and plans[0].area == ag.area(ag.Cone(60, 0, pitch=45), at=mage,
+                                                                                       on=m)
+    assert ag.placement_scores(ag.Cone(60), **kw, pitches=[0, 45]).tolist() == [3.0, 0.0]  # per direction, best pitch
+    want = brute(ag.Cone(60), mage, None, m, "starfinder", hit="enemy", directions=[0, 270], pitches=[60, 0, 45, -30])
+    assert [(w[2], w[7], w[3]) for w in want[:3]] == [(0.0, 45.0, 3), (0.0, 60.0, 3), (270.0, 60.0, 3)]
+    # Level first among equals, then down before up; a pitched shape given keeps its pitch by default.
+    line = ag.best_placements(ag.Line(60, width=10), **kw, pitches=[-30, 30, 0], limit=6)
+    assert [p.pitch for p in line if p.score == 0.0][:3] == [0.0, -30.0, 30.0]
+    assert ag.best_placements(ag.Cone(60, pitch=45), **kw)[0].pitch == 45.0
+    assert ag.best_placements(ag.Sphere(10), caster=mage, on=m, hit="enemy")[0].pitch is None
+
+
+@pytest.mark.parametrize(
+    ("shape", "pitches", "error", "match"),
+    [
+        (ag.Sphere(10), [0, 30], ag.InvalidValueError, r"pitches= is for cones and lines, aimed from their caster"),
+        (ag.Cone(30), [], ag.InvalidValueError, r"pitches is empty"),
+        (ag.Cone(30), 30, ag.InvalidTypeError, r"pitches must be a collection of degrees above the horizontal"),
+        (ag.Line(30), [0, 100], ag.InvalidValueError, r"Line pitch must be from -90 to 90 degrees"),
+    ],
+)
+def test_bad_pitches_are_refused(shape, pitches, error, match):
+    with pytest.raises(error, match=match):
+        ag.best_placements(shape, caster=ag.Token(2, 4), on=flock(), hit="enemy", pitches=pitches)
+
+
+@pytest.mark.parametrize(
+    ("elevation", "error", "match"),
+    [
+        ("high", ag.InvalidTypeError, r"elevation must be a height \(a number, in the grid's unit\) or a collection"),
+        ([], ag.InvalidValueError, r"elevation is empty"),
+        ([0, math.nan], ag.InvalidValueError, r"elevation"),
+        ([0, "5"], ag.InvalidTypeError, r"elevation must be a number"),
+    ],
+)
+def test_bad_heights_are_refused(elevation, error, match):
+    m = flock()
+    with pytest.raises(error, match=match):
+        ag.best_placements(ag.Sphere(10), caster=ag.Token(0, 4), on=m, hit="enemy", elevation=elevation)
+    with pytest.raises(error, match=match):
+        ag.placement_scores(ag.Sphere(10), caster=ag.Token(0, 4), on=m, hit="enemy", elevation=elevation, move=5)
+
+
 # --- exact against brute force on random maps -----------------------------------
 
 FEET = ["starfinder", "pf2e", "sw5e"]
@@ -425,6 +576,9 @@ def scenes(draw, side=8):
         kind = draw(st.sampled_from(["wall", "wall", "door", "window"]))
         walls.append(ag.Wall(a, b, kind=kind, open=kind == "door" and draw(st.booleans()),
                              one_way=draw(st.sampled_from([None, None, "left", "right"]))))
+    # Now and then a floor overhead: walls and floors only take squares and creatures away.
+    floors = [ag.Floor([(0, 0), (w / 2, 0), (w / 2, h), (0, h)], elevation=2 * grid.square)] if draw(
+        st.integers(0, 3)) == 0 else []
     tokens = []
     for n in range(draw(st.integers(0, 6))):
         size = draw(st.sampled_from(["medium", "medium", "large", "huge", (2, 1)]))
@@ -436,9 +590,11 @@ def scenes(draw, side=8):
                                tags=tags, elevation=draw(st.sampled_from([0.0, 0.0, 0.0, 5.0, 20.0]))))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ag.AoegridWarning)  # tokens a wall runs through are fine here
-        m = ag.BattleMap(grid, walls=walls, tokens=tokens)
+        m = ag.BattleMap(grid, walls=walls, tokens=tokens, floors=floors)
+    square = grid.square
     caster = ag.Token(draw(st.integers(0, w - 1)), draw(st.integers(0, h - 1)), name="caster",
-                      tags=draw(st.sampled_from([set(), {"ally"}])))
+                      tags=draw(st.sampled_from([set(), {"ally"}])),
+                      elevation=draw(st.sampled_from([0.0, 0.0, 0.0, 3 * square])))  # a flyer: range in 3D
     if inches:
         shape = draw(st.sampled_from([ag.savage_worlds.SMALL_BLAST, ag.savage_worlds.MEDIUM_BLAST,
                                       ag.Sphere(1.5, units="in"), ag.savage_worlds.CONE, ag.savage_worlds.STREAM]))
@@ -456,14 +612,17 @@ def scenes(draw, side=8):
         "mode": draw(st.sampled_from(["burst", "burst", "spread", "emanation"])),
         "max_avoid": draw(st.sampled_from([0, 0, 1, None])),
         "directions": [0, 45, 90, 160, 270, 315] if aimed else None,
-        "elevation": draw(st.sampled_from([0.0, 0.0, 5.0])),
+        "pitches": draw(st.sampled_from([None, None, [0.0, 30.0, -45.0], [60.0, 90.0]])) if aimed else None,
+        # One height, or several searched (the ground among them or not).
+        "elevation": draw(st.sampled_from([0.0, 0.0, 5.0, [0.0, square, 4 * square], (3 * square, -square, 0.0),
+                                           [2 * square, 4 * square]])),
     }
 
 
 def searched(s):
     """The search options of a scene: hit the enemies, avoid the allies."""
     return {"rules": s["rules"], "mode": s["mode"], "hit": {"enemy"}, "avoid": {"ally"}, "max_avoid": s["max_avoid"],
-            "directions": s["directions"], "elevation": s["elevation"]}
+            "directions": s["directions"], "elevation": s["elevation"], "pitches": s["pitches"]}
 
 
 @settings(max_examples=120, deadline=None)
@@ -472,53 +631,59 @@ def test_best_placements_and_scores_equal_brute_force(scene, limit):
     s = scene
     common = searched(s)
     want = brute(s["shape"], s["caster"], s["rng"], s["m"], s["rules"], s["mode"], {"enemy"}, {"ally"},
-                 s["max_avoid"], s["directions"], s["elevation"])
+                 s["max_avoid"], s["directions"], s["elevation"], s["pitches"])
     plans = ag.best_placements(s["shape"], caster=s["caster"], range=s["rng"], on=s["m"], limit=limit, **common)
-    got = [(p.at, p.direction if p.direction is not None else 0.0, p.score, len(p.avoided)) for p in plans]
-    assert got == [(w[1], w[2] if w[2] is not None else 0.0, float(w[3]), w[4]) for w in want[:limit]]
+    got = [(p.at, p.direction if p.direction is not None else 0.0, p.score, len(p.avoided), p.elevation, p.distance,
+            p.pitch or 0.0) for p in plans]
+    assert got == [(w[1], w[2] if w[2] is not None else 0.0, float(w[3]), w[4], w[6], w[0][2], w[7])
+                   for w in want[:limit]]
+    assert all(p.area.elevation == p.elevation and p.pitch == getattr(p.shape, "pitch", None) for p in plans)
     # Where each came into being: moved to a wall's near side or not, as area() placed it.
     assert [p.origin if p.direction is None else p.origin.space for p in plans] == [w[5] for w in want[:limit]]
     scores = ag.placement_scores(s["shape"], caster=s["caster"], range=s["rng"], on=s["m"], **common)
     o = ag.legal_origins(s["shape"], caster=s["caster"], range=s["rng"], on=s["m"], rules=s["rules"])
-    if o.lattice == "caster":
+    if o.lattice == "caster":  # per direction, the best height's
         dirs = sorted({ag.Cone(5, d).direction for d in s["directions"]})
         got_scores = {d: v for d, v in zip(dirs, scores) if not np.isnan(v)}
-        assert got_scores == {w[2]: float(w[3]) for w in want}
-    else:
+        assert got_scores == {d: float(max(w[3] for w in want if w[2] == d)) for d in {w[2] for w in want}}
+    else:  # per point, the best height's
         expect = np.full(o.mask.shape, np.nan)
         for w in want:
-            expect[cell(o, w[1])] = w[3]
+            expect[cell(o, w[1])] = np.fmax(expect[cell(o, w[1])], w[3])
         assert np.array_equal(scores, expect, equal_nan=True)
 
 
 @settings(max_examples=30, deadline=None)
 @given(scenes(side=5))
 def test_every_origin_area_accepts_on_the_lattices_is_searched(scene):
-    """area(..., caster=, range=) accepts a lattice point exactly when legal_origins holds it, places it where
-    legal_origins says it comes into being, and none of them beats best_placements' best."""
+    """area(..., caster=, range=, elevation=) accepts a lattice point exactly when legal_origins(elevation=) holds it
+    (range in three dimensions from a flying caster too), places it where legal_origins says it comes into being, and
+    none of them, at any height searched, beats best_placements' best."""
     s = scene
     assume(not isinstance(s["shape"], (ag.Cone, ag.Line)))
     shape, caster, rng, m, rules = s["shape"], s["caster"], s["rng"], s["m"], s["rules"]
-    o = ag.legal_origins(shape, caster=caster, range=rng, on=m, rules=rules)
-    step = 1.0 if o.lattice == "intersections" else 0.5
-    options = {"caster": caster, "range": rng, "on": m, "rules": rules, "mode": s["mode"], "elevation": s["elevation"]}
-    best = ag.best_placements(shape, **options, hit={"enemy"}, avoid={"ally"}, max_avoid=s["max_avoid"])
+    options = {"caster": caster, "range": rng, "on": m, "rules": rules, "mode": s["mode"]}
+    best = ag.best_placements(shape, **options, elevation=s["elevation"], hit={"enemy"}, avoid={"ally"},
+                              max_avoid=s["max_avoid"])
     top = None
-    for j in range(o.mask.shape[0]):
-        for i in range(o.mask.shape[1]):
-            if step == 0.5 and (i + j) % 2:
-                continue  # an edge's middle: on no lattice searched
-            p = (i * step, j * step)
-            try:
-                a = ag.area(shape, at=p, **options)
-            except ag.IllegalOriginError:
-                assert p not in o
-                continue
-            assert p in o and o.origin_of(p) == a.origin
-            reached = [r.token for r in a.tokens()]
-            hits = sum("enemy" in t.tags for t in reached)
-            if s["max_avoid"] is None or sum("ally" in t.tags for t in reached) <= s["max_avoid"]:
-                top = hits if top is None else max(top, hits)
+    for z in heights(s["elevation"]):
+        o = ag.legal_origins(shape, caster=caster, range=rng, on=m, rules=rules, elevation=z)
+        step = 1.0 if o.lattice == "intersections" else 0.5
+        for j in range(o.mask.shape[0]):
+            for i in range(o.mask.shape[1]):
+                if step == 0.5 and (i + j) % 2:
+                    continue  # an edge's middle: on no lattice searched
+                p = (i * step, j * step)
+                try:
+                    a = ag.area(shape, at=p, **options, elevation=z)
+                except ag.IllegalOriginError:
+                    assert p not in o
+                    continue
+                assert p in o and o.origin_of(p) == a.origin
+                reached = [r.token for r in a.tokens()]
+                hits = sum("enemy" in t.tags for t in reached)
+                if s["max_avoid"] is None or sum("ally" in t.tags for t in reached) <= s["max_avoid"]:
+                    top = hits if top is None else max(top, hits)
     assert (best[0].score if best else None) == top
 
 
@@ -526,7 +691,7 @@ def test_every_origin_area_accepts_on_the_lattices_is_searched(scene):
 
 
 def brute_moving(shape, caster, rng, m, rules, move, mode="burst", hit=None, avoid=None, max_avoid=0,
-                 directions=None, elevation=0.0, score=None, need=None):
+                 directions=None, elevation=0.0, score=None, need=None, pitches=None):
     """Every placement best_placements finds from every square the caster can reach, best first:
     (key, placement, stand square, cost); a point of origin once, from its best stand."""
     reach = move if isinstance(move, ag.Reach) else ag.reachable(caster, move, on=m, rules=rules)
@@ -540,14 +705,17 @@ def brute_moving(shape, caster, rng, m, rules, move, mode="burst", hit=None, avo
             w, h = caster.footprint
             for p in ag.best_placements(shape, caster=caster.moved_to(x, y), range=rng, on=here, rules=rules,
                                         mode=mode, hit=hit, avoid=avoid, max_avoid=max_avoid, directions=directions,
-                                        elevation=elevation, score=score, need=need, limit=100_000):
+                                        elevation=elevation, score=score, need=need, pitches=pitches,
+                                        limit=100_000):
                 ay, ax = (y + h / 2, x + w / 2) if isinstance(p.at, ag.Token) else (p.at[1], p.at[0])
-                key = (-p.score, cost, len(p.avoided), p.distance, ay, ax, p.direction or 0.0, y, x)
+                up = p.pitch or 0.0
+                key = (-p.score, cost, len(p.avoided), p.distance, abs(p.elevation), p.elevation, ay, ax,
+                       p.direction or 0.0, abs(up), up, y, x)
                 rows.append((key, p, (x, y), cost))
     rows.sort(key=lambda r: r[0])
     if not isinstance(shape, (ag.Cone, ag.Line)):
         seen = set()
-        rows = [r for r in rows if not (r[1].at in seen or seen.add(r[1].at))]
+        rows = [r for r in rows if not ((r[1].at, r[1].elevation) in seen or seen.add((r[1].at, r[1].elevation)))]
     return rows
 
 
@@ -570,9 +738,11 @@ def brute_moving_scores(shape, caster, rng, m, rules, move, **options):
 
 
 def summary(plans):
-    """What must agree: the point (or the caster's square) and direction, score, avoided, distance, origin."""
+    """What must agree: the point (or the caster's square) and direction, score, avoided, distance, origin, height,
+    pitch."""
     return [(p.at if not isinstance(p.at, ag.Token) else (p.at.x, p.at.y), p.direction, p.score, len(p.avoided),
-             p.distance, p.origin if not isinstance(p.origin, ag.Token) else (p.origin.x, p.origin.y)) for p in plans]
+             p.distance, p.origin if not isinstance(p.origin, ag.Token) else (p.origin.x, p.origin.y), p.elevation,
+             p.pitch) for p in plans]
 
 
 @st.composite
@@ -585,7 +755,8 @@ def moving_scenes(draw):
     fw, fh = ag.Token(0, 0, size=size).footprint
     assume(fw <= w and fh <= h)
     caster = ag.Token(draw(st.integers(0, w - fw)), draw(st.integers(0, h - fh)), size=size, name="caster",
-                      tags=draw(st.sampled_from([set(), {"ally"}, {"enemy"}])))
+                      tags=draw(st.sampled_from([set(), {"ally"}, {"enemy"}])),
+                      elevation=draw(st.sampled_from([0.0, 0.0, 0.0, 3 * m.grid.square])))  # flies as it moves
     tokens = list(m.tokens)
     if draw(st.booleans()):
         tokens.insert(draw(st.integers(0, len(tokens))), caster)
@@ -600,7 +771,7 @@ def moving_scenes(draw):
         fog.append([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ag.AoegridWarning)
-        m = ag.BattleMap(m.grid, walls=m.walls, tokens=tokens, terrain=terrain, fog=fog)
+        m = ag.BattleMap(m.grid, walls=m.walls, tokens=tokens, terrain=terrain, fog=fog, floors=m.floors)
     square = m.grid.square
     # Short ranges, so that moving matters.
     rng = s["rng"] if s["rng"] is None else square * draw(st.sampled_from([0, 1, 1, 2, 3]))
@@ -628,8 +799,8 @@ def test_move_then_place_equals_brute_force_from_every_reachable_square(scene, l
     for p in got:  # the path ends where the caster stands, and costs what it says
         assert p.path[-1] == (p.stand.x, p.stand.y) and p.path[0] == (s["caster"].x, s["caster"].y)
         assert [(r.token.name, r.cover) for r in p.hits] == [(r.token.name, r.cover) for r in next(
-            r[1] for r in want if r[1].at == p.at and r[2] == (p.stand.x, p.stand.y)
-            and r[1].direction == p.direction).hits]
+            r[1] for r in want if r[1].at == p.at and r[1].elevation == p.elevation and r[2] == (p.stand.x, p.stand.y)
+            and r[1].direction == p.direction and r[1].pitch == p.pitch).hits]
     scores = ag.placement_scores(s["shape"], caster=s["caster"], range=s["rng"], on=s["m"], move=s["move"], **options)
     expect = brute_moving_scores(s["shape"], s["caster"], s["rng"], s["m"], move=s["move"], **options)
     assert np.array_equal(scores, expect, equal_nan=True)

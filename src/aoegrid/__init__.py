@@ -32,6 +32,7 @@ from aoegrid.errors import (
     InvalidValueError,
     OffGridError,
 )
+from aoegrid.floors import Floor
 from aoegrid.grid import Grid
 from aoegrid.maps import BattleMap
 from aoegrid.movement import Reach, path_distance, reachable
@@ -150,6 +151,7 @@ __all__ = [
     "Cube",
     "Cylinder",
     "Diagonals",
+    "Floor",
     "Grid",
     "GridMismatchError",
     "GridTooLargeError",

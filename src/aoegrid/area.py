@@ -98,7 +98,9 @@ def area(
     range : Range or float, optional
         With ``caster``: the effect's range (a :class:`~aoegrid.ranges.Range`
         or feet), from the caster's space to the point chosen (under 5e, the
-        point chosen, not the near side it may move to). ``None`` places no
+        point chosen, not the near side it may move to), at ``elevation``: in
+        three dimensions from the caster's prism
+        (:func:`aoegrid.ranges.in_range`). ``None`` places no
         limit; the other checks still apply.
 
     Returns
@@ -144,7 +146,7 @@ def area(
         raise InvalidValueError("range= is measured from the caster: pass caster= (a Token, Space or point) too")
     comes_into_being = None
     if caster is not None:
-        check = check_origin(shape, at, caster=caster, range=range, on=on, rules=rules)
+        check = check_origin(shape, at, caster=caster, range=range, on=on, rules=rules, elevation=elevation)
         if not check.legal:
             raise IllegalOriginError(check.message, check.reason, check.nearest)
         comes_into_being = check.origin

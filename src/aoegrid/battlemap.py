@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import math
 import warnings
 from collections.abc import Callable, Hashable, Iterable, Sequence
@@ -19,6 +20,7 @@ from numpy.typing import NDArray
 from aoegrid._boxes import SegmentGrid, hull
 from aoegrid._validate import point
 from aoegrid.errors import AoegridWarning, InvalidTypeError, InvalidValueError, OffGridError
+from aoegrid.floors import Floor, area_polygon, floors_from
 from aoegrid.grid import Grid
 from aoegrid.options import CornerRule, Side, parse_option
 from aoegrid.raster import Window
@@ -42,6 +44,7 @@ from aoegrid.walls import (
     line_keys,
     meets,
     oriented,
+    spans_of,
     tidy,
     walls_from,
 )
@@ -74,6 +77,11 @@ class BattleMapCore:
         points), taking the squares whose centre it holds, or a bool mask
         of squares (see :mod:`aoegrid.terrain`). Terrain does not block
         effects or sight: walls do.
+    floors : iterable of Floor, keyword only
+        Floors and ceilings (:class:`aoegrid.Floor`): horizontal polygons,
+        holes allowed, at an elevation. A line crossing a floor's plane
+        inside it is blocked (see :mod:`aoegrid.heights`); areas and
+        creatures on the ground are unchanged by a floor above or below.
 
     The walls are clipped to the map (one square beyond its edge), merged
     where they duplicate or overlap, split where they cross and indexed, and
@@ -98,20 +106,68 @@ class BattleMapCore:
         fog: Iterable[Any] = (),
         info: Any = None,
         terrain: Any = None,
+        *,
+        floors: Iterable[Floor] = (),
     ) -> None:
         if not isinstance(grid, Grid):
             raise InvalidTypeError(f"BattleMap grid must be an aoegrid.Grid, got {grid!r}")
         self.grid = grid
         self._terrain = terrain_array(terrain, grid)
         self.walls: tuple[Wall, ...] = tuple(w for item in walls for w in walls_from(item))
+        self._short_walls = tuple(w for w in self.walls if not w.infinite)
         self.tokens: tuple[Token, ...] = tuple(tokens)
-        self.fog: tuple[shapely.Polygon, ...] = tuple(_polygon(f) for f in fog)
+        self.fog: tuple[shapely.Polygon, ...] = tuple(area_polygon(f, "a fog zone", valid=False) for f in fog)
+        #: Floors and ceilings (:class:`~aoegrid.floors.Floor`): they block lines crossing their plane inside them.
+        self.floors: tuple[Floor, ...] = floors_from(floors)
         #: What a map file said beyond walls and tokens (see :mod:`aoegrid.io`), or None.
         self.info = info
         fog_walls = [w for poly in self.fog for w in walls_from(poly, blocks={"sight"})]
         self._prepared = _Prepared(_Walls([*self.walls, *fog_walls], (grid.width, grid.height), self._source))
         for t in self.tokens:
             self._check_token(t)
+
+    def full_walls(self, low: float, high: float) -> Self:
+        """The map whose walls are those of this map spanning every height of ``[low, high]``.
+
+        Such a wall blocks a line between two points at those heights
+        wherever it crosses it, as an infinitely tall wall does: the 2D
+        machinery (visibility polygons, fractions, steps) runs on them. The
+        rest (:meth:`in_3d`) are tested in three dimensions. This map itself
+        when every wall spans ``[low, high]`` (always, with default spans);
+        otherwise a copy, without creatures or floors, kept per range.
+        """
+        if all(w.bottom <= low and w.top >= high for w in self._short):
+            return self
+
+        def make() -> Self:
+            walls = [w if w.infinite else dataclasses.replace(w, bottom=-math.inf, top=math.inf)
+                     for w in self.walls if w.bottom <= low and w.top >= high]
+            return type(self)(self.grid, walls, (), self.fog, self.info)
+
+        return self.kept(("full walls", low, high), make)
+
+    def in_3d(self, low: float, high: float) -> tuple[tuple[Wall, ...], tuple[Floor, ...]]:
+        """What blocks line of effect between points at heights in ``[low, high]`` beyond :meth:`full_walls`.
+
+        The walls blocking effect that span only part of ``[low, high]``, and
+        the floors strictly between ``low`` and ``high`` (a line within
+        ``[low, high]`` crosses no other floor's plane strictly).
+        """
+        if not self._short and not self.floors:
+            return (), ()
+
+        def make() -> tuple[tuple[Wall, ...], tuple[Floor, ...]]:
+            walls = tuple(w for w in self._short if w.blocks_effect and not (w.bottom <= low and w.top >= high)
+                          and w.bottom <= high and w.top >= low)
+            return walls, tuple(f for f in self.floors if low < f.elevation < high)
+
+        # Kept with the walls, which copies share: floors are kept by every copy but with_door's.
+        return self.kept(("in 3d", low, high, self.floors), make)
+
+    @property
+    def _short(self) -> tuple[Wall, ...]:
+        """The walls that do not span every height."""
+        return self._short_walls
 
     def _check_token(self, token: Token, stacklevel: int = 3) -> None:
         """Refuse a token off the map; warn about one a wall runs through.
@@ -323,8 +379,9 @@ class BattleMapCore:
         if wall.kind is WallKind.WALL:
             raise InvalidValueError(f"wall {index} is a plain wall, not a door or window; doors are {self.doors}")
         walls = list(self.walls)
-        walls[index] = Wall(wall.start, wall.end, wall.blocks, wall.kind, open, wall.one_way)
-        return type(self)(self.grid, walls, self.tokens, self.fog, self.info, terrain=self._terrain)
+        walls[index] = dataclasses.replace(wall, open=open)
+        return type(self)(self.grid, walls, self.tokens, self.fog, self.info, terrain=self._terrain,
+                          floors=self.floors)
 
     def token(self, label: str) -> Token:
         """The creature labelled ``label`` (see :attr:`Token.label`).
@@ -536,14 +593,19 @@ class _Walls:
         on_map = meets(pieces, (0.0, 0.0, float(width), float(height)))
         keep = kept[on_map]
         self.rows, self.ways, self.bits = pieces[on_map], ways[keep], bits[keep]
+        spans = spans_of(walls)
+        #: Each wall's span code (:func:`~aoegrid.walls.spans_of`; None: all walls span every height).
+        self.spans = None if spans is None else spans[keep]
         self.index = SegmentGrid(self.rows, rect)
         #: Each wall, and its way, as merging leaves a wall that merges with none (lower end first).
         self.form, self.form_ways = oriented(self.rows, self.ways)
-        # Merge groups: walls by their line's keys, whichever ways they block.
+        # Merge groups: walls by their line's keys and their span, whichever ways they block.
         line_a, line_c, ux, uy = line_keys(self.form, self.scale)
-        order = np.lexsort((line_c, line_a))
-        line_a, line_c = line_a[order], line_c[order]
-        new = np.r_[True, (line_a[1:] != line_a[:-1]) | (line_c[1:] != line_c[:-1])] if len(order) else np.zeros(0, bool)
+        span = np.zeros(len(self.rows), dtype=np.intp) if self.spans is None else self.spans
+        order = np.lexsort((span, line_c, line_a))
+        line_a, line_c, span = line_a[order], line_c[order], span[order]
+        new = (np.r_[True, (line_a[1:] != line_a[:-1]) | (line_c[1:] != line_c[:-1]) | (span[1:] != span[:-1])]
+               if len(order) else np.zeros(0, bool))
         self.group = np.empty(len(order), dtype=np.intp)
         self.group[order] = np.cumsum(new) - 1
         # Members of each group in the order given (lexsort is stable).
@@ -644,7 +706,8 @@ class _Walls:
         members = members[(self.bits[members] & bit) != 0]
         # A whole line is merged, so every wall's run is as the whole map's;
         # a settled wall's run is itself alone, and is taken as it is.
-        segs, ways, _ = _merge(self.rows[members], self.ways[members], self.scale)
+        spans = None if self.spans is None else self.spans[members]
+        segs, ways, _ = _merge(self.rows[members], self.ways[members], self.scale, spans)
         settled = members[self.settled[members] == 1]
         if settled.size:
             mine = {(*row, way) for row, way in zip(self.form[settled].tolist(), self.form_ways[settled].tolist())}
@@ -667,27 +730,6 @@ def _meeting(segs: NDArray[np.float64], box: tuple[float, float, float, float]) 
         (np.minimum(segs[:, 0], segs[:, 2]) <= x1) & (np.maximum(segs[:, 0], segs[:, 2]) >= x0)
         & (np.minimum(segs[:, 1], segs[:, 3]) <= y1) & (np.maximum(segs[:, 1], segs[:, 3]) >= y0)
     )
-
-
-def _polygon(obj: Any) -> shapely.Polygon:
-    if isinstance(obj, shapely.Polygon):
-        poly = obj
-    else:
-        try:
-            ring = [point(p, "fog zone point") for p in obj]
-        except TypeError:
-            raise InvalidTypeError(
-                f"a fog zone must be a shapely Polygon or a ring of (x, y) points, got {obj!r}"
-            ) from None
-        if len(ring) < 3:
-            raise InvalidValueError(f"a fog zone needs at least three points, got {obj!r}")
-        poly = shapely.Polygon(ring)
-    if not np.isfinite(shapely.get_coordinates(poly)).all():
-        raise InvalidValueError(f"a fog zone has a NaN or infinite coordinate: {poly.wkt}")
-    if poly.is_empty or poly.area == 0:
-        raise InvalidValueError(f"a fog zone must enclose some area, got {poly.wkt}")
-    # Only the outline is used, so a self-crossing ring keeps the outline drawn.
-    return poly
 
 
 def line_of_effect(on: Any, origin: Any, channel: str = "effect") -> NDArray[np.float64]:

@@ -119,6 +119,12 @@ def build_area(
         # The visibility polygons are needed for every answer on a map; building
         # them now also refuses an origin inside a wall when the area is made.
         result._views(Channel.EFFECT)
+        z = recipe.elevation
+        if any(bmap.in_3d(*result.vertical_extent())):
+            # A wall shorter than the solid but standing at the origin's height holds the origin as surely.
+            level = bmap.full_walls(z, z)
+            for p in origin_samples(origin):
+                see_from(level, Channel.EFFECT, p, frame_around(grid, [p]))
     return result
 
 

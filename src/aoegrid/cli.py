@@ -118,7 +118,7 @@ def _regrid(m: BattleMap, units: str | None) -> BattleMap:
     if units is None or units == m.grid.units:
         return m
     return BattleMap(Grid(m.grid.width, m.grid.height, units=units), m.walls, m.tokens, m.fog, m.info,
-                     terrain=m.terrain)
+                     terrain=m.terrain, floors=m.floors)
 
 
 def make_shape(kind: str, size: float | None, direction: Any = 0.0, width: float | None = None,
@@ -365,6 +365,18 @@ def _info_command(args: argparse.Namespace) -> str:
         ys = [c for w in m.walls for c in (w.start[1], w.end[1])]
         lines.append(f"wall bounds: x {min(xs):g}..{max(xs):g}, y {min(ys):g}..{max(ys):g}")
     units = m.grid.units
+    levels = [f"{level.name or 'unnamed'} {level.bottom:g}..{level.top:g} {units}" for level in getattr(info, "levels", ())]
+    if levels:
+        lines.append(f"levels: {', '.join(levels)}")
+    bounded = [w for w in m.walls if not w.infinite]
+    if bounded:
+        ends = [f"{name} {_spread(values)}" for name, values in (("bottoms", [w.bottom for w in bounded]),
+                                                                  ("tops", [w.top for w in bounded]))
+                if any(map(math.isfinite, values))]
+        lines.append(f"walls with heights: {len(bounded)} of {len(m.walls)} ({', '.join(ends)} {units})")
+    if m.floors:
+        heights = ", ".join(f"{z:g}" for z in sorted({f.elevation for f in m.floors}))
+        lines.append(f"floors: {len(m.floors)} (at {heights} {units})")
     flyers = [f"{t.label} at {t.elevation:g} {units}" for t in m.tokens if t.elevation != 0]
     if flyers:
         lines.append(f"flyers: {', '.join(flyers)}")
@@ -375,6 +387,13 @@ def _info_command(args: argparse.Namespace) -> str:
         lines.append(f"token heights: {', '.join(tall)}")
     lines += [f"note: {note}" for note in m.notes]
     return "\n".join(lines)
+
+
+def _spread(values: Sequence[float]) -> str:
+    """The finite values' least and greatest, ``lo..hi`` (one value once)."""
+    finite = [v for v in values if math.isfinite(v)]
+    lo, hi = min(finite), max(finite)
+    return f"{lo:g}" if lo == hi else f"{lo:g}..{hi:g}"
 
 
 _CSV_FIELDS = ("shape", "size", "x", "y")
@@ -832,7 +851,7 @@ def _with_tokens(m: BattleMap, path: str | None, err: TextIO) -> BattleMap:
         return m
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", AoegridWarning)
-        m = BattleMap(m.grid, m.walls, [*m.tokens, *tokens], m.fog, m.info, terrain=m.terrain)
+        m = BattleMap(m.grid, m.walls, [*m.tokens, *tokens], m.fog, m.info, terrain=m.terrain, floors=m.floors)
     for w in caught:
         print(f"aoegrid: warning: {_one_line(w.message)}", file=err)  # type: ignore[arg-type]
     return m

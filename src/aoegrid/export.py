@@ -26,9 +26,11 @@ loads it and :func:`validate` checks a record against it (with the optional
 Foundry VTT ``MeasuredTemplate``.
 
 ``aoegrid/1`` only gains optional fields (a placement's ``stand``, ``path``
-and ``cost``, a map's ``terrain``, a token's ``tall``): every record aoegrid writes has them, and
-a record an older aoegrid wrote without them is still valid. A field never
-changes meaning within ``aoegrid/1``.
+and ``cost``, a map's ``terrain``, ``floors`` and ``levels``, a token's
+``tall``): every record aoegrid writes has them, and a record an older
+aoegrid wrote without them is still valid; a wall's ``bottom`` and ``top``
+are written where they are finite. A field never changes meaning within
+``aoegrid/1``.
 
 Examples
 --------
@@ -269,10 +271,15 @@ def map_record(map: Any) -> dict[str, Any]:
         ``map.info.image()``), ``walls`` (``start``, ``end``, ``kind``,
         ``open``, ``blocks``, ``one_way``; as given, in grid units),
         ``tokens``, ``lights`` (``position`` in grid units, ``range`` in
-        squares, ``intensity``, ``color``), ``notes`` (``map.notes``) and
+        squares, ``intensity``, ``color``), ``notes`` (``map.notes``),
         ``terrain``: the squares of each kind (``difficult``,
         ``greater-difficult``, ``impassable``), or None on a map without
-        terrain.
+        terrain, ``floors`` (``elevation``, ``polygon``: the outline as a
+        ring of ``[x, y]`` in grid units, its last point not repeated, and
+        ``holes``, rings alike) and ``levels`` (a Foundry scene's storeys:
+        ``name``, ``bottom``, ``top``, null for an unbounded end). A wall
+        carries ``bottom`` and ``top`` (the heights it spans, in the grid's
+        unit) only where they are finite.
 
     Examples
     --------
@@ -282,6 +289,10 @@ def map_record(map: Any) -> dict[str, Any]:
     ('map', 'text', 5, 9, 'a', None)
     >>> map_record(ag.read_text_map("#####\\n#~^%#\\n#####"))["terrain"]
     {'difficult': [[1, 1]], 'greater-difficult': [[2, 1]], 'impassable': [[3, 1]]}
+    >>> low = map_record(ag.BattleMap(ag.Grid(4, 4), walls=[ag.Wall((2, 0), (2, 4), top=5)],
+    ...                               floors=[ag.Floor([(0, 0), (4, 0), (4, 2), (0, 2)], elevation=10)]))
+    >>> "bottom" in low["walls"][0], low["walls"][0]["top"], low["floors"], low["levels"]
+    (False, 5.0, [{'elevation': 10.0, 'polygon': [[0.0, 0.0], [4.0, 0.0], [4.0, 2.0], [0.0, 2.0]], 'holes': []}], [])
     """
     info = getattr(map, "info", None)
     return {
@@ -292,11 +303,7 @@ def map_record(map: Any) -> dict[str, Any]:
         "grid": _grid(map.grid, info),
         "background": None if info is None else info.background,
         "embedded_image": info is not None and info.has_image,
-        "walls": [
-            {"start": list(w.start), "end": list(w.end), "kind": w.kind.value, "open": w.open,
-             "blocks": sorted(c.value for c in w.blocks), "one_way": None if w.one_way is None else w.one_way.value}
-            for w in map.walls
-        ],
+        "walls": [_wall(w) for w in map.walls],
         "tokens": [_token(t) for t in map.tokens],
         "lights": [
             {"position": list(light.position), "range": light.range, "intensity": light.intensity,
@@ -305,6 +312,11 @@ def map_record(map: Any) -> dict[str, Any]:
         ],
         "notes": list(map.notes),
         "terrain": _terrain(map),
+        "floors": [_floor(f) for f in getattr(map, "floors", ())],
+        "levels": [
+            {"name": level.name, "bottom": _bound(level.bottom), "top": _bound(level.top)}
+            for level in getattr(info, "levels", ())
+        ],
     }
 
 
@@ -529,6 +541,11 @@ def foundry_template(area: AreaCore, info: Any = None, *, fill_color: str = "#ff
     offset = (0.0, 0.0)
     if info is not None and info.pixels_per_square is not None:
         size, offset = info.pixels_per_square, info.offset
+    if isinstance(shape, (Cone, Line)) and shape.pitch:
+        raise InvalidValueError(
+            f"a {shape.name} aimed {'up' if shape.pitch > 0 else 'down'} (pitch {shape.pitch:g}) has no Foundry "
+            f"template: Foundry's templates lie level; export it with pitch=0, or its squares (area_record)"
+        )
     o = recipe.origin
     at = ((o.x0 + o.x1) / 2, (o.y0 + o.y1) / 2)
     square = area.grid.square
@@ -626,6 +643,27 @@ def _counted(values: Any) -> list[list[int]]:
     return [[x, y, int(values[y, x])] for y, x in zip(ys.tolist(), xs.tolist())]
 
 
+def _wall(w: Any) -> dict[str, Any]:
+    """A wall as given; ``bottom`` and ``top`` only where they are finite (a wall spans every height without)."""
+    out = {"start": list(w.start), "end": list(w.end), "kind": w.kind.value, "open": w.open,
+           "blocks": sorted(c.value for c in w.blocks), "one_way": None if w.one_way is None else w.one_way.value}
+    out.update({key: value for key, value in (("bottom", w.bottom), ("top", w.top)) if math.isfinite(value)})
+    return out
+
+
+def _floor(f: Any) -> dict[str, Any]:
+    """A floor: its ``elevation``, its outline ``polygon`` and its ``holes``, rings of ``[x, y]`` left open."""
+    def ring(r: Any) -> list[list[float]]:
+        return [[x, y] for x, y in r.coords[:-1]]
+
+    return {"elevation": f.elevation, "polygon": ring(f.polygon.exterior), "holes": [ring(h) for h in f.polygon.interiors]}
+
+
+def _bound(value: float) -> float | None:
+    """A level's bottom or top; None (JSON null) for an unbounded end."""
+    return value if math.isfinite(value) else None
+
+
 def _terrain(bmap: Any) -> dict[str, list[list[int]]] | None:
     """A map's terrain as the squares of each kind but open, or None without terrain."""
     if not getattr(bmap, "has_terrain", False):
@@ -635,10 +673,12 @@ def _terrain(bmap: Any) -> dict[str, list[list[int]]] | None:
 
 
 def _shape(shape: Any) -> dict[str, Any]:
-    """A shape's name (as ``shape``) and fields; a cone's ``kind`` as ``cone_kind``."""
+    """A shape's name (as ``shape``) and fields; a cone's ``kind`` as ``cone_kind``; a pitch only when not 0."""
     out: dict[str, Any] = {"shape": shape.name}
     for f in dataclasses.fields(shape):
         value = getattr(shape, f.name)
+        if f.name == "pitch" and not value:
+            continue
         if isinstance(value, Enum):
             value = value.value
         elif isinstance(value, frozenset):  # a shapable area's squares

@@ -497,8 +497,11 @@ def outline(a: AreaCore, samples: int = 96) -> np.ndarray | None:
     made, shape, rules = a.recipe, a.shape, a.rules
     if made is None or shape is None or rules is None or isinstance(shape, Shapable):
         return None
-    o = made.origin
-    sq = a.grid.square
+    return _outline(shape, made.origin, rules, a.grid.square, samples)
+
+
+def _outline(shape: Any, o: Any, rules: Any, sq: float, samples: int = 96) -> np.ndarray:
+    """The outline of ``shape`` placed at origin ``o`` (an :class:`aoegrid.stencils._Origin`), seen from above."""
     region: Region
     if isinstance(shape, (Sphere, Cylinder)):
         region = RoundedRect(o.x0, o.y0, o.x1, o.y1, shape.radius / sq)
@@ -531,6 +534,20 @@ def outline(a: AreaCore, samples: int = 96) -> np.ndarray | None:
             for t in np.linspace(t0, t1, max(4, int(samples * (t1 - t0) / (2 * math.pi)))):
                 pts.append((cx + r * math.cos(t), cy + r * math.sin(t)))
     return np.asarray(pts)
+
+
+def _slice_outline(a: AreaCore, height: float) -> np.ndarray | None:
+    """The outline :func:`plot_area` draws at ``height``: a sphere's slice, a circle; other shapes' from above.
+
+    A sphere whose slice is empty at that height has none.
+    """
+    shape, made = a.shape, a.recipe
+    if not isinstance(shape, Sphere) or made is None:
+        return outline(a)
+    dz = abs(height - made.elevation)
+    if dz >= shape.radius or a.rules is None:
+        return None
+    return _outline(shape.replace(radius=math.sqrt(shape.radius ** 2 - dz ** 2)), made.origin, a.rules, a.grid.square)
 
 
 def _start(kind: str, p: np.ndarray) -> tuple[float, float]:
@@ -598,6 +615,7 @@ def plot_area(
     legend: bool = False,
     title: str | None = None,
     scale: float | None = None,
+    height: float | None = None,
 ) -> Drawing:
     """An area: each covered square outlined over a light fill, cover badged, blocked and out-of-range squares shown.
 
@@ -625,6 +643,13 @@ def plot_area(
     scale : float, optional
         Pixels a square of a new Figure (default :func:`default_scale`);
         markers, text and lines are sized from the picture's pixels a square.
+    height : float, optional
+        Draw the horizontal slice at this height (the grid's unit),
+        :meth:`Area.at(height) <aoegrid.result.AreaCore.at>`, instead of
+        :attr:`Area.mask`: labelled ``"area at 10 ft (N squares)"``, cover
+        badged on its squares only; a sphere's dashed outline is its slice
+        (a circle ``sqrt(r² - dz²)`` across), other shapes' their outline
+        seen from above. :func:`plot_section` draws a vertical cut.
 
     Returns
     -------
@@ -656,10 +681,13 @@ def plot_area(
     out: list[Artist] = []
     if map_layers:
         out += plot_map(bmap, ax, tokens=False) if bmap is not None else plot_grid(a.grid, ax)
-    squares = a.squares
+    shown = a.mask if height is None else a.at(height)
+    ys, xs = np.nonzero(shown)
+    squares = list(zip(xs.tolist(), ys.tolist()))
+    where = "" if height is None else f" at {height:g} {a.grid.units}"
     # Each square outlined in the area's colour, as Foundry highlights a template: a fill alone blends into floors.
     fill = PolyCollection(_squares(squares), facecolors=[to_rgba(color, alpha)], edgecolors=[to_rgba(color, 1.0)],
-                          linewidths=_lw(u, 1.2), label=label or f"area ({len(squares)} squares)", zorder=2)
+                          linewidths=_lw(u, 1.2), label=label or f"area{where} ({len(squares)} squares)", zorder=2)
     ax.add_collection(fill)
     out.append(fill)
     far, badged, blocked = _marks(a)
@@ -670,7 +698,7 @@ def plot_area(
         out.append(coll)
     for grade, in_cover in badged.items():
         name, size, face, edge = COVER_BADGES[grade]
-        ys, xs = np.nonzero(in_cover)
+        ys, xs = np.nonzero(in_cover & shown)
         if xs.size:
             # A corner badge in black and white reads over any floor, where hatching vanished on striped ones.
             tris = [[(x + 1 - size, y), (x + 1, y), (x + 1, y + size)] for x, y in zip(xs.tolist(), ys.tolist())]
@@ -683,7 +711,7 @@ def plot_area(
                               hatch="..", label="blocked (total cover)", zorder=2)
         ax.add_collection(coll)
         out.append(coll)
-    shape = outline(a)
+    shape = outline(a) if height is None else _slice_outline(a, height)
     if shape is not None and len(shape) >= 3:
         patch = Polygon(shape, closed=True, fill=False, edgecolor=color, linewidth=_lw(u, 1.5), linestyle=(0, (4, 2)),
                         label="shape", zorder=4)
@@ -704,6 +732,320 @@ def plot_area(
         hits = reached(a, list(bmap.tokens)) if a.recipe is not None else []
         out += plot_tokens(bmap.tokens, a.grid, ax, affected=hits)
     return _finish(Drawing(out, ax), legend, title)
+
+
+#: How :func:`plot_section` draws creatures the area reaches and those it does not (fill, edge), and floors.
+_SECTION_REACHED = ("#ff9896", "#d62728")
+_SECTION_MISSED = ("#dddddd", "#555555")
+_FLOOR_COLOR = "#8c564b"
+#: Heights a section samples the area at, over its solid's vertical extent.
+_SECTION_HEIGHTS = 96
+
+
+def _cut(a: AreaCore, along: Any) -> tuple[np.ndarray, np.ndarray, float]:
+    """The cut of :func:`plot_section`: its start, unit direction (grid squares) and length (squares)."""
+    grid = a.grid
+    if isinstance(along, str):
+        if along not in ("x", "y"):
+            raise InvalidValueError(
+                f'along must be "x", "y" (through the origin) or two (x, y) points of the cut, got {along!r}'
+            )
+        assert a.recipe is not None  # plot_section checked it
+        o = a.recipe.origin
+        ox, oy = (o.x0 + o.x1) / 2, (o.y0 + o.y1) / 2
+        ends = ((0.0, oy), (float(grid.width), oy)) if along == "x" else ((ox, 0.0), (ox, float(grid.height)))
+    else:
+        try:
+            p, q = along
+        except (TypeError, ValueError):
+            raise InvalidValueError(
+                f'along must be "x", "y" (through the origin) or two (x, y) points of the cut, got {along!r}'
+            ) from None
+        ends = (point(p, "along start"), point(q, "along end"))
+    start, end = np.asarray(ends[0], float), np.asarray(ends[1], float)
+    length = float(np.hypot(*(end - start)))
+    if length == 0.0:
+        raise InvalidValueError(f"along's two points are the same, {tuple(start)}: a cut needs a direction")
+    return start, (end - start) / length, length
+
+
+def _interval(start: np.ndarray, d: np.ndarray, length: float, poly: np.ndarray) -> tuple[float, float] | None:
+    """Where the cut meets the convex polygon ``poly`` (vertices in order): ``(t0, t1)`` in squares along it, or None."""
+    t0, t1 = 0.0, length
+    area2 = float(np.sum(poly[:, 0] * np.roll(poly[:, 1], -1) - np.roll(poly[:, 0], -1) * poly[:, 1]))
+    for p, q in zip(poly, np.roll(poly, -1, axis=0)):
+        # Inside is to the left of each side for a counter-clockwise polygon (right for clockwise).
+        nx, ny = (p[1] - q[1], q[0] - p[0]) if area2 > 0 else (q[1] - p[1], p[0] - q[0])
+        num, den = nx * (start[0] - p[0]) + ny * (start[1] - p[1]), nx * d[0] + ny * d[1]
+        if den == 0.0:
+            if num < 0.0:
+                return None
+            continue
+        t = -num / den
+        if den > 0.0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+    return (t0, t1) if t0 < t1 else None
+
+
+def _crossed(start: np.ndarray, d: np.ndarray, length: float, grid: Grid) -> list[tuple[float, float, int, int]]:
+    """The squares of the grid the cut crosses, in order: ``(t0, t1, x, y)``, ``t`` in squares along it."""
+    ts = {0.0, length}
+    for axis, n in ((0, grid.width), (1, grid.height)):
+        if d[axis] != 0.0:
+            ts.update(t for t in ((np.arange(n + 1) - start[axis]) / d[axis]).tolist() if 0.0 < t < length)
+    cuts = sorted(ts)
+    out = []
+    for t0, t1 in itertools.pairwise(cuts):
+        x, y = (math.floor(v) for v in start + d * (t0 + t1) / 2)
+        if t1 - t0 > 1e-9 and 0 <= x < grid.width and 0 <= y < grid.height:
+            out.append((t0, t1, x, y))
+    return out
+
+
+def _solid_cut(a: AreaCore, start: np.ndarray, d: np.ndarray, length: float) -> Any:
+    """The exact cut of the area's solid by the section's plane, as a patch in (feet along, height), or None.
+
+    A sphere cuts to a circle, a cylinder, a cube and a level line to a
+    rectangle (their footprint's chord times their heights); a cone cut along
+    its axis through its apex to the sector its height test fills
+    (:meth:`AreaCore.column_meets`: a quarter-circle cone 45 degrees each side
+    of its axis, others ``atan(1/2)``), tilted by its pitch. Other cuts (a
+    cone off its axis, a shapable area, a sphere or cylinder from a
+    creature's space) have none: the section of the counted area shows them.
+    """
+    from matplotlib.patches import Circle, Rectangle, Wedge
+
+    shape, made, rules = a.shape, a.recipe, a.rules
+    if made is None or shape is None or rules is None:
+        return None
+    sq, z, o = a.grid.square, made.elevation, made.origin
+    ox, oy = (o.x0 + o.x1) / 2, (o.y0 + o.y1) / 2
+    t_o = float(np.dot((ox, oy) - start, d))
+    off = float(abs(d[0] * (oy - start[1]) - d[1] * (ox - start[0])))  # the origin's distance from the plane
+    low, high = a.vertical_extent()
+    style = {"fill": False, "linestyle": (0, (4, 2)), "label": "shape", "zorder": 4}
+    if isinstance(shape, (Sphere, Cylinder)) and o.is_point:
+        r = shape.radius / sq
+        if off >= r:
+            return None
+        half = math.sqrt(r * r - off * off) * sq
+        if isinstance(shape, Sphere):
+            return Circle((t_o * sq, z), math.sqrt(shape.radius ** 2 - (off * sq) ** 2), **style)
+        return Rectangle((t_o * sq - half, low), 2 * half, high - low, **style)
+    if isinstance(shape, (Cube, Line)) and not getattr(shape, "pitch", 0.0):
+        poly = outline(a)
+        span = None if poly is None else _interval(start, d, length, poly)
+        if span is None:
+            return None
+        return Rectangle((span[0] * sq, low), (span[1] - span[0]) * sq, high - low, **style)
+    if isinstance(shape, Cone) and off < 1e-9:
+        u = unit_vector(float(shape.direction))
+        along = float(np.dot(u, d))
+        if abs(abs(along) - 1.0) > 1e-9:
+            return None
+        kind = ConeKind(shape.kind) if shape.kind is not None else rules.cone
+        if shape.pitch and kind is not ConeKind.QUARTER_CIRCLE:
+            return None  # a tilted 5e or Savage Worlds cone ends flat or round, no sector
+        half = 45.0 if kind is ConeKind.QUARTER_CIRCLE else math.degrees(math.atan(0.5))
+        axis = shape.pitch if along > 0 else 180.0 - shape.pitch
+        return Wedge((t_o * sq, z), shape.length, axis - half, axis + half, **style)
+    return None
+
+
+def plot_section(
+    a: AreaCore,
+    along: Any = "x",
+    ax: Axes | None = None,
+    *,
+    on: BattleMapCore | None = None,
+    color: str | None = None,
+    alpha: float = 0.3,
+    legend: bool = False,
+    title: str | None = None,
+) -> Drawing:
+    """A side view of an area: a vertical cut through it, with walls' spans, floors and creatures' prisms.
+
+    The horizontal axis is the distance along the cut, the vertical one the
+    height, both in the grid's unit (equal scales: a ball is round).
+
+    Parameters
+    ----------
+    a : Area
+        Made by :func:`aoegrid.area`.
+    along : "x", "y" or ((x0, y0), (x1, y1))
+        The cut: the line along x (``"x"``) or y (``"y"``) through the
+        point the effect starts from, across the whole map, or the vertical
+        plane through two points (grid units), from the first to the
+        second. A cut along a grid line shows the squares on its far side
+        (below it, right of it).
+    ax : Axes, optional
+        Drawn on a new Figure when not given.
+    on : BattleMap, optional
+        The map whose walls, floors and creatures are drawn; by default the
+        area's own.
+    color, alpha
+        The area's colour (default red) and its fill's opacity.
+    legend, title
+        A legend outside the picture; a title above it.
+
+    Returns
+    -------
+    Drawing
+        Labelled: ``"section of the area"`` (the squares the cut crosses
+        that the area holds, each over the heights where its slice
+        :meth:`Area.at(height) <aoegrid.result.AreaCore.at>` holds it,
+        sampled at 96 heights over the solid's vertical extent: what the
+        rules count, walls included), ``"shape"`` (the exact cut of the
+        solid, dashed, where it has a simple one: see below), ``"wall"``
+        (each wall crossing the cut, a vertical bar over its span from
+        ``bottom`` to ``top``, clipped to the view), ``"floor"`` (each
+        floor's part on the cut, a horizontal line at its elevation),
+        ``"creature NAME"`` (each creature whose space the cut crosses: its
+        prism, elevation to top, over where the cut crosses its space; red
+        where the area reaches it, grey where not), ``"ground"`` and
+        ``"origin"``.
+
+    The exact cut: a sphere's is a circle, a cylinder's, a cube's and a
+    level line's a rectangle (their footprint's chord, their heights); a
+    cone cut along its axis through its apex, the sector its height test
+    fills, tilted by its pitch. Others (a cone cut off its axis, a shapable
+    area) have only the counted section.
+
+    Raises
+    ------
+    InvalidValueError
+        ``along`` neither ``"x"``, ``"y"`` nor two distinct points; an area
+        not made by :func:`aoegrid.area`.
+    InvalidTypeError
+        A point of ``along`` not an ``(x, y)`` pair of numbers.
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> m = ag.BattleMap(ag.Grid(12, 6), walls=[ag.Wall((9, 0), (9, 6), top=10)],
+    ...                  tokens=[ag.Token(7, 3, name="bat", elevation=15), ag.Token(3, 3, name="orc")])
+    >>> drawn = plot_section(ag.area(ag.Sphere(15), at=(5, 3), on=m), along="x")
+    >>> [x.get_label() for x in drawn]
+    ['ground', 'section of the area', 'shape', 'wall', 'creature bat', 'creature orc', 'origin']
+    """
+    from matplotlib.collections import LineCollection, PolyCollection
+    from matplotlib.colors import to_rgba
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Rectangle
+
+    if not isinstance(a, AreaCore) or a.recipe is None:
+        raise InvalidValueError(f"plot_section draws an aoegrid.Area made by aoegrid.area(), got {a!r}")
+    bmap = on if on is not None else a.battlemap
+    start, d, length = _cut(a, along)
+    grid, sq, z = a.grid, a.grid.square, a.recipe.elevation
+    low, high = a.vertical_extent()
+    crossed = _crossed(start, d, length, grid)
+    tokens = []
+    for t in bmap.tokens if bmap is not None else ():
+        x0, y0, x1, y1 = t.space.bounds
+        span = _interval(start, d, length, np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], float))
+        if span is not None:
+            tokens.append((t, span, t.prism(sq)))
+    bottom = min(low, 0.0, *(p[0] for _, _, p in tokens))
+    top = max(high, 0.0, *(p[1] for _, _, p in tokens))
+    pad = sq / 2
+    view = (bottom - pad, top + pad)
+    own = ax is None
+    if ax is None:
+        w, h = length * sq, view[1] - view[0]
+        px = 800.0 / max(w, h) * min(w, h)
+        fig = Figure(figsize=((800.0 if w >= h else px) / _DPI + 1.0, (800.0 if h > w else px) / _DPI + 0.8),
+                     dpi=_DPI)
+        ax = fig.add_subplot()
+    ax.set_xlim(0.0, length * sq)
+    ax.set_ylim(*view)
+    ax.set_aspect("equal")
+    ax.set_xlabel(f"along the cut ({grid.units})")
+    ax.set_ylabel(f"height ({grid.units})")
+    color = color or AREA_COLORS[0]
+    out: list[Artist] = [ax.axhline(0.0, color="#999999", linewidth=0.8, label="ground", zorder=1)]
+    # The counted area: each crossed square's slice, sampled at heights over the solid.
+    edges = np.linspace(low, high, _SECTION_HEIGHTS + 1)
+    held = np.array([a.at(float(hh))[[c[3] for c in crossed], [c[2] for c in crossed]] if crossed else []
+                     for hh in (edges[:-1] + edges[1:]) / 2]).reshape(_SECTION_HEIGHTS, len(crossed))
+    boxes = []
+    for n, (t0, t1, _, _) in enumerate(crossed):
+        runs = np.flatnonzero(np.diff(np.concatenate([[0], held[:, n].astype(np.int8), [0]])))
+        for r0, r1 in zip(runs[::2], runs[1::2]):
+            boxes.append([(t0 * sq, edges[r0]), (t1 * sq, edges[r0]), (t1 * sq, edges[r1]), (t0 * sq, edges[r1])])
+    section = PolyCollection(boxes, facecolors=[to_rgba(color, alpha)], edgecolors="none", label="section of the area",
+                             zorder=2)
+    ax.add_collection(section)
+    out.append(section)
+    solid = _solid_cut(a, start, d, length)
+    if solid is not None:
+        solid.set_edgecolor(color)
+        ax.add_patch(solid)
+        out.append(solid)
+    bars = []
+    for wall in bmap.walls if bmap is not None else ():
+        (ax_, ay), (bx, by) = wall.start, wall.end
+        e = np.array([bx - ax_, by - ay])
+        den = d[0] * e[1] - d[1] * e[0]
+        if den == 0.0:
+            continue  # along the cut: no crossing to draw
+        w0 = np.array([ax_, ay]) - start
+        t, s = (w0[0] * e[1] - w0[1] * e[0]) / den, (w0[0] * d[1] - w0[1] * d[0]) / den
+        lo, hi = max(wall.bottom, view[0]), min(wall.top, view[1])
+        if 0.0 <= t <= length and 0.0 <= s <= 1.0 and lo < hi:
+            bars.append([(t * sq, lo), (t * sq, hi)])
+    if bars:
+        coll = LineCollection(bars, colors=WALL_STYLES["wall"][0], linewidths=3.0, label="wall", zorder=5)
+        ax.add_collection(coll)
+        out.append(coll)
+    floors = []
+    if bmap is not None and bmap.floors:
+        from shapely.geometry import LineString
+
+        cut = LineString([tuple(start), tuple(start + d * length)])
+        for f in bmap.floors:
+            part = cut.intersection(f.polygon)
+            for piece in getattr(part, "geoms", [part]):
+                if isinstance(piece, LineString) and not piece.is_empty:
+                    ts = [float(np.dot(np.asarray(c) - start, d)) * sq for c in piece.coords]
+                    floors.append([(min(ts), f.elevation), (max(ts), f.elevation)])
+    if floors:
+        coll = LineCollection(floors, colors=_FLOOR_COLOR, linewidths=3.0, label="floor", zorder=5)
+        ax.add_collection(coll)
+        out.append(coll)
+    hit = {id(r.token) for r in reached(a, [t for t, _, _ in tokens])} if tokens else set()
+    for t, (t0, t1), (p0, p1) in tokens:
+        face, edge = _SECTION_REACHED if id(t) in hit else _SECTION_MISSED
+        rect = Rectangle((t0 * sq, p0), (t1 - t0) * sq, p1 - p0, facecolor=face, edgecolor=edge, alpha=0.8,
+                         linewidth=1.2, label=f"creature {t.label}", zorder=6)
+        ax.add_patch(rect)
+        out.append(rect)
+    o = a.recipe.origin
+    t_o = float(np.dot(((o.x0 + o.x1) / 2, (o.y0 + o.y1) / 2) - start, d)) * sq
+    (mark,) = ax.plot([t_o], [z], marker="X", markersize=12, color=color, markeredgecolor="white", linestyle="none",
+                      label="origin", zorder=8)
+    out.append(mark)
+    drawn = _finish(Drawing(out, ax), legend, title)
+    if own and legend:
+        _widen_for_legend(drawn)
+    return drawn
+
+
+def _widen_for_legend(drawn: Drawing) -> None:
+    """Widen a Figure made here so the legend hanging off its Axes' right edge fits, the Axes keeping their size."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig, ax = drawn.figure, drawn.ax
+    key = ax.get_legend()
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    past = (key.get_window_extent(renderer).x1 - fig.bbox.x1) / fig.dpi + 0.3
+    if past > 0:
+        w, h = fig.get_size_inches()
+        pos = ax.get_position()
+        fig.set_size_inches(w + past, h)
+        ax.set_position((pos.x0 * w / (w + past), pos.y0, pos.width * w / (w + past), pos.height))
 
 
 #: How :func:`plot_scores` draws what has no score, and the best placement.

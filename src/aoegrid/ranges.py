@@ -1,7 +1,9 @@
 """Range: how far from its caster an effect may be placed, where, and who it may target.
 
 Distances run from the caster's space (its nearest edge) under the rules'
-diagonal count, in the grid's unit. :func:`legal_origins` lists every legal
+diagonal count, in the grid's unit; to a point of origin above or below the
+caster, from its prism (its space, from its elevation to its top), counted in
+three dimensions (:func:`aoegrid.distance.measure3`). :func:`legal_origins` lists every legal
 point of origin on a map (range, line of effect or sight, walls);
 :func:`check_origin` says which rule one point breaks and the nearest legal
 one.
@@ -22,10 +24,10 @@ from numpy.typing import NDArray
 from aoegrid._validate import point, real, shown
 from aoegrid.build import moves_unseen, near_side, seen_from_space
 from aoegrid.build import space_of as _space
-from aoegrid.distance import measure
+from aoegrid.distance import measure, measure3
 from aoegrid.errors import InvalidTypeError, InvalidValueError, OffGridError
 from aoegrid.options import OriginPoint, parse_option
-from aoegrid.result import AreaCore, frame_around, origin_samples, see_from
+from aoegrid.result import AreaCore, frame_around, origin_samples, see_from, vertical_gap
 from aoegrid.rules import Rules, resolve_rules
 from aoegrid.savage_worlds import range_cost
 from aoegrid.shapes import Cone, Line, Shapable, Shape
@@ -244,12 +246,39 @@ class RangeCheck:
     nearest: tuple[float, float]
 
 
-def distance_from_space(space: Space, p: tuple[float, float], rules: Rules, square: float) -> float:
-    """From the nearest edge of ``space`` to point ``p``, under the rules' diagonal count."""
+def distance_from_space(space: Space, p: tuple[float, float], rules: Rules, square: float, rise: float = 0.0) -> float:
+    """From the nearest edge of ``space`` to point ``p``, under the rules' diagonal count.
+
+    ``rise``: how far above or below the caster's prism the point lies, in
+    the grid's unit (:func:`caster_rise`); the distance is then counted in
+    three dimensions (:func:`aoegrid.distance.measure3`).
+    """
     x0, y0, x1, y1 = space.bounds
     dx = max(0.0, x0 - p[0], p[0] - x1)
     dy = max(0.0, y0 - p[1], p[1] - y1)
+    if rise:
+        return float(measure3(dx, dy, rise / square, rules.diagonals)) * square
     return float(measure(dx, dy, rules.diagonals)) * square
+
+
+def caster_rise(caster: Any, elevation: Any, square: float) -> Any:
+    """How far each height ``elevation`` lies above or below the caster, in the grid's unit (0 within its prism).
+
+    A Token fills its prism (:meth:`Token.prism`); a Space or a point
+    stands on the ground, as tall as its space is wide (a Token's default).
+    Scalar for a scalar ``elevation``.
+
+    Examples
+    --------
+    >>> caster_rise(Token(0, 0, elevation=10), 0.0, 5.0), caster_rise(Space(0, 0, 2, 2), [5.0, 25.0, -5.0], 5.0)
+    (10.0, array([ 0., 15.,  5.]))
+    """
+    if isinstance(caster, Token):
+        low, high = caster.prism(square)
+    else:
+        low, high = 0.0, _space(caster).width * square
+    gap = vertical_gap(elevation, elevation, low, high)
+    return float(gap) if np.ndim(elevation) == 0 else gap
 
 
 def check_shape_range(shape: Shape, rng: Range, rules: Rules | str) -> None:
@@ -284,7 +313,8 @@ def as_range(rng: Any) -> Range:
     )
 
 
-def in_range(caster: Any, target: Any, rng: Range | float, rules: Rules | str, grid: Grid) -> RangeCheck:
+def in_range(caster: Any, target: Any, rng: Range | float, rules: Rules | str, grid: Grid, *,
+             elevation: float = 0.0) -> RangeCheck:
     """Whether ``target`` lies within ``rng`` of ``caster``.
 
     Parameters
@@ -293,7 +323,13 @@ def in_range(caster: Any, target: Any, rng: Range | float, rules: Rules | str, g
         Distances run from the nearest edge of its space.
     target : (x, y), Token or Space
         A point of origin in grid units, or a creature. A point's distance is
-        from the caster's space to the point. A creature's is counted as on
+        from the caster's space to the point, at height ``elevation``: from
+        the nearest point of the caster's prism (a Token's
+        :meth:`~aoegrid.Token.prism`; a Space or point stands on the ground,
+        as tall as its space is wide), counted in three dimensions by the
+        rules' diagonals (:func:`aoegrid.distance.measure3`; Starfinder
+        measures range in three dimensions as it measures flight), so a
+        point within the caster's height is measured in the plane. A creature's is counted as on
         the table: the squares from the caster's space to the nearest square
         of the target's space, that square included, under the rules'
         diagonal count (an adjacent creature is one square away, so a touch
@@ -302,6 +338,8 @@ def in_range(caster: Any, target: Any, rng: Range | float, rules: Rules | str, g
         A :class:`Range`, or a plain number of feet.
     rules : Rules or str
     grid : Grid
+    elevation : float
+        A point target's height, in the grid's unit (a creature's is its own).
 
     Returns
     -------
@@ -309,7 +347,7 @@ def in_range(caster: Any, target: Any, rng: Range | float, rules: Rules | str, g
         Where the target is out of range, ``nearest`` is the legal point of
         origin nearest to it toward which the caster could place the effect
         instead: the farthest point in range on the line from the caster to
-        the target (a creature's centre), moved to the nearest grid
+        the target (a creature's centre), at the target's height, moved to the nearest grid
         intersection in range under rules whose origins are intersections.
         For a creature in range it is the centre of its space.
 
@@ -323,11 +361,14 @@ def in_range(caster: Any, target: Any, rng: Range | float, rules: Rules | str, g
     >>> c = in_range(ag.Token(0, 0), ogre, 30, "starfinder", ag.Grid(20, 20))
     >>> c.in_range, c.distance, c.nearest
     (True, 30.0, (7.0, 1.0))
+    >>> in_range(ag.Token(0, 0), (6, 0), 25, "starfinder", ag.Grid(20, 20), elevation=20).distance   # 5 across, 3 up
+    30.0
     """
     rules = resolve_rules(rules)
     rng = as_range(rng)
     space = _space(caster)
     limit = rng.feet
+    rise = 0.0
     if isinstance(target, (Token, Space)):
         aim = _space(target)
         x0, y0, x1, y1 = aim.bounds
@@ -347,7 +388,8 @@ def in_range(caster: Any, target: Any, rng: Range | float, rules: Rules | str, g
             ) from None
         if not grid.contains_point(p):
             raise OffGridError(f"target ({p[0]:g}, {p[1]:g}) is off the {grid.width} x {grid.height} grid")
-        dist = distance_from_space(space, p, rules, grid.square)
+        rise = caster_rise(caster, real(elevation, "elevation"), grid.square)
+        dist = distance_from_space(space, p, rules, grid.square, rise)
     if dist <= limit + 1e-9:
         return RangeCheck(True, dist, limit, p)
     cx, cy = space.center
@@ -355,7 +397,7 @@ def in_range(caster: Any, target: Any, rng: Range | float, rules: Rules | str, g
     for _ in range(60):  # the distance grows along the line once it leaves the space
         mid = (lo + hi) / 2
         q = (cx + mid * (p[0] - cx), cy + mid * (p[1] - cy))
-        if distance_from_space(space, q, rules, grid.square) <= limit:
+        if distance_from_space(space, q, rules, grid.square, rise) <= limit:
             lo = mid
         else:
             hi = mid
@@ -365,7 +407,7 @@ def in_range(caster: Any, target: Any, rng: Range | float, rules: Rules | str, g
             (x, y)
             for x in range(math.floor(q[0]) - 2, math.floor(q[0]) + 3)
             for y in range(math.floor(q[1]) - 2, math.floor(q[1]) + 3)
-            if grid.contains_point((x, y)) and distance_from_space(space, (x, y), rules, grid.square) <= limit
+            if grid.contains_point((x, y)) and distance_from_space(space, (x, y), rules, grid.square, rise) <= limit
         ]
         if near:
             q = min(near, key=lambda c: (math.hypot(c[0] - p[0], c[1] - p[1]), c[1], c[0]))
@@ -598,6 +640,8 @@ class Origins:
         rules are checked (``"inside a wall"``, ``"out of range"``, ``"no
         line of effect"``, ``"no line of sight"``), rules that left none out
         omitted: with ``len(self)`` they account for every point looked at.
+    elevation : float
+        The height of the points, for range (``legal_origins(elevation=)``).
 
     Examples
     --------
@@ -618,6 +662,7 @@ class Origins:
     grid: Grid
     moved_to: FloatArray | None = None
     refused: dict[str, int] = field(default_factory=dict)
+    elevation: float = 0.0
 
     @property
     def lattices(self) -> tuple[str, ...]:
@@ -717,23 +762,30 @@ def caster_space(caster: Any, grid: Grid) -> Space:
     return space
 
 
-def _within(space: Space, px: FloatArray, py: FloatArray, rules: Rules, grid: Grid, limit: float) -> BoolArray:
+def _within(space: Space, px: FloatArray, py: FloatArray, rules: Rules, grid: Grid, limit: float,
+            rise: float = 0.0) -> BoolArray:
     """Whether each point is within ``limit`` of the space: :func:`distance_from_space`, vectorised."""
-    return np.asarray(space_distances(space, px, py, rules, grid) <= limit + 1e-9)
+    return np.asarray(space_distances(space, px, py, rules, grid, rise) <= limit + 1e-9)
 
 
-def space_distances(space: Space, px: Any, py: Any, rules: Rules, grid: Grid) -> FloatArray:
+def space_distances(space: Space, px: Any, py: Any, rules: Rules, grid: Grid, rise: Any = 0.0) -> FloatArray:
     """From the nearest edge of ``space`` to each point, in the grid's unit (:func:`distance_from_space`)."""
-    return box_distances(*space.bounds, px, py, rules, grid)
+    return box_distances(*space.bounds, px, py, rules, grid, rise)
 
 
-def box_distances(x0: Any, y0: Any, x1: Any, y1: Any, px: Any, py: Any, rules: Rules, grid: Grid) -> FloatArray:
+def box_distances(x0: Any, y0: Any, x1: Any, y1: Any, px: Any, py: Any, rules: Rules, grid: Grid,
+                  rise: Any = 0.0) -> FloatArray:
     """From the nearest edge of each box ``[x0, x1] x [y0, y1]`` to each point, broadcast, in the grid's unit.
 
-    The same numbers, bit for bit, as :func:`space_distances` for each box's space.
+    ``rise`` (broadcast too): how far above or below the box's prism each
+    point lies (:func:`caster_rise`), counted in three dimensions where it
+    is not 0. The same numbers, bit for bit, as :func:`space_distances` for
+    each box's space.
     """
     dx = np.maximum(0.0, np.maximum(x0 - np.asarray(px, float), np.asarray(px, float) - x1))
     dy = np.maximum(0.0, np.maximum(y0 - np.asarray(py, float), np.asarray(py, float) - y1))
+    if np.any(rise):
+        return np.asarray(measure3(dx, dy, np.asarray(rise, float) / grid.square, rules.diagonals) * grid.square)
     return np.asarray(measure(dx, dy, rules.diagonals) * grid.square)
 
 
@@ -811,6 +863,7 @@ def legal_origins(
     on: Grid | BattleMap,
     rules: Rules | str = "starfinder",
     need: Need | str | None = None,
+    elevation: float = 0.0,
 ) -> Origins:
     """Every legal point of origin for ``shape`` cast by ``caster``.
 
@@ -823,7 +876,10 @@ def legal_origins(
 
     * it is out of range: farther than ``range`` from the caster's space,
       measured as :func:`in_range` measures ("the maximum distance at which
-      you can designate the effect's point of origin");
+      you can designate the effect's point of origin"), to the point at
+      height ``elevation``: in three dimensions from the caster's prism (a
+      point within its height is measured in the plane, so on the ground a
+      creature standing there measures as it always has);
     * the caster has no line to it from any point of its space (its corners,
       nudged inside, and its centre, as for an emanation): line of effect
       under Starfinder and Pathfinder ("you must have a clear line of effect
@@ -852,6 +908,9 @@ def legal_origins(
     GM's effect): every point of the lattice not inside a wall is legal,
     with no range and no line from anyone.
 
+    Only range depends on ``elevation``: walls are as tall at every height,
+    so lines of effect and sight are judged in the plane.
+
     Parameters
     ----------
     shape : Sphere, Cylinder, Cone, Line, Cube or Shapable
@@ -867,6 +926,9 @@ def legal_origins(
     rules : Rules or str
     need : {"effect", "sight", "both"}, optional
         What the caster needs to the point; by default the preset's.
+    elevation : float
+        The height of the points of origin, in the grid's unit (as
+        ``area(..., elevation=)``), for range.
 
     Returns
     -------
@@ -895,12 +957,20 @@ def legal_origins(
      [1 1 1 0 1 1 1]
      [1 1 1 1 1 1 1]
      [1 1 1 1 1 1 1]]
+    >>> print(ag.legal_origins(ag.Sphere(5), caster=ag.Token(0, 0), range=20, on=m, elevation=25).mask.astype(int))
+    [[1 1 1 0 0 0 0]
+     [1 1 1 0 0 0 0]
+     [1 1 1 0 0 0 0]
+     [0 0 0 0 0 0 0]]
+
+    (25 ft up, 20 ft above the caster's head: one square across at most.)
     """
     rules = resolve_rules(rules)
     grid, bmap = _on(on)
     lattice = origin_lattice(shape, rules)
     space: Space | None = None
-    rng, moves = None, False
+    rng, moves, rise = None, False, 0.0
+    z = real(elevation, "elevation")
     if caster is None:
         _check_no_caster(shape, lattice, range, need)
     else:
@@ -908,12 +978,13 @@ def legal_origins(
         rng = None if range is None else as_range(range)
         if rng is not None:
             check_shape_range(shape, rng, rules)
+            rise = caster_rise(caster, z, grid.square)
         moves = moves_unseen(shape, rules)
     if bmap is None:
-        return _search_origins(grid, None, lattice, moves, space, rng, rules, need)
+        return _search_origins(grid, None, lattice, moves, space, rng, rules, need, rise, z)
     # Kept by the map: a refused click asks for the nearest legal origin, the same search each time.
-    key = ("legal_origins", lattice, moves, space, rng, rules, need)
-    return bmap.kept(key, lambda: _search_origins(grid, bmap, lattice, moves, space, rng, rules, need))
+    key = ("legal_origins", lattice, moves, space, rng, rules, need, rise, z)
+    return bmap.kept(key, lambda: _search_origins(grid, bmap, lattice, moves, space, rng, rules, need, rise, z))
 
 
 def _check_no_caster(shape: Shape, lattice: str, rng: Any, need: Any) -> None:
@@ -932,8 +1003,11 @@ def _check_no_caster(shape: Shape, lattice: str, rng: Any, need: Any) -> None:
 
 
 def _search_origins(grid: Grid, bmap: BattleMap | None, lattice: str, moves: bool, space: Space | None,
-                    rng: Range | None, rules: Rules, need: Need | str | None) -> Origins:
-    """The legal origins of :func:`legal_origins`, looked for on ``lattice`` (``space`` None: no caster)."""
+                    rng: Range | None, rules: Rules, need: Need | str | None, rise: float, elevation: float) -> Origins:
+    """The legal origins of :func:`legal_origins`, looked for on ``lattice`` (``space`` None: no caster).
+
+    ``rise``: how far above or below the caster the points lie (:func:`caster_rise`).
+    """
     moved_to = None
     refused: dict[str, int] = {}
 
@@ -958,7 +1032,7 @@ def _search_origins(grid: Grid, bmap: BattleMap | None, lattice: str, moves: boo
                 mask[part] &= ~on_walls
         if rng is not None and math.isfinite(rng.feet):
             assert space is not None  # no caster, no range
-            within = _within(space, px, py, rules, grid, rng.feet)
+            within = _within(space, px, py, rules, grid, rng.feet, rise)
             left_out("out of range", (mask & ~within).sum())
             mask &= within
         if bmap is not None and space is not None:  # no caster: no line from anyone
@@ -980,7 +1054,7 @@ def _search_origins(grid: Grid, bmap: BattleMap | None, lattice: str, moves: boo
                 moved_to[j[ok], i[ok]] = np.stack([qx[ok], qy[ok]], axis=1)
                 moved_to.flags.writeable = False
     mask.flags.writeable = False
-    return Origins(mask, lattice, space, grid, moved_to, refused)
+    return Origins(mask, lattice, space, grid, moved_to, refused, elevation)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1016,6 +1090,7 @@ def check_origin(
     on: Grid | BattleMap,
     rules: Rules | str = "starfinder",
     need: Need | str | None = None,
+    elevation: float = 0.0,
 ) -> OriginCheck:
     """Whether ``at`` is a legal point of origin for ``shape`` cast by ``caster``.
 
@@ -1027,7 +1102,8 @@ def check_origin(
     into being: under SW5e a point the caster cannot see, behind a wall,
     moves to the wall's near side, ``origin``). For cones and lines ``at``
     must be the caster. ``range=None`` places no limit; the other rules
-    still hold.
+    still hold. ``elevation`` is the point's height, for range, as for
+    :func:`legal_origins` (a creature ``at`` is measured in the plane).
 
     Examples
     --------
@@ -1052,7 +1128,8 @@ def check_origin(
         check_shape_range(shape, rng, rules)
 
     def nearest(p: tuple[float, float]) -> tuple[float, float] | None:
-        options = legal_origins(shape, caster=space, range=rng, on=on, rules=rules, need=need).points()
+        options = legal_origins(shape, caster=caster, range=rng, on=on, rules=rules, need=need,
+                                elevation=elevation).points()
         if not options:
             return None
         return min(options, key=lambda q: (math.hypot(q[0] - p[0], q[1] - p[1]), q[1], q[0]))
@@ -1087,7 +1164,7 @@ def check_origin(
             segs = bmap.wallset(Channel.EFFECT).near((p[0] - 1e-6, p[1] - 1e-6, p[0] + 1e-6, p[1] + 1e-6))[0]
             if _inside_walls(np.array(p[0]), np.array(p[1]), segs).any():
                 return refuse("inside a wall", f"{name} lies inside a wall", p)
-        check = in_range(space, p, rng if rng is not None else Range("unlimited"), rules, grid)
+        check = in_range(caster, p, rng if rng is not None else Range("unlimited"), rules, grid, elevation=elevation)
     if not check.in_range:
         return refuse(
             "out of range", f"{name} is {check.distance:g} {grid.units} from the caster, beyond its range of "

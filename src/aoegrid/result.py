@@ -24,15 +24,16 @@ from aoegrid.directions import unit_vector
 from aoegrid.distance import measure, measure3
 from aoegrid.errors import GridMismatchError, InvalidValueError
 from aoegrid.grid import Grid
+from aoegrid.heights import floor_blocks, wall_rows, walls_block
 from aoegrid.options import ConeKind, Diagonals, Inclusion, Mode
 from aoegrid.raster import Window, center_offsets, centers, far_offsets, near_offsets
 from aoegrid.regions import EPS
 from aoegrid.rules import Rules
 from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shapable, Shape, Sphere
 from aoegrid.spread import path_distance
-from aoegrid.stencils import _Origin, shape_extent
+from aoegrid.stencils import _Origin, pitched, pitched_columns, pitched_heights, shape_extent
 from aoegrid.tokens import Space
-from aoegrid.visibility import Visibility
+from aoegrid.visibility import OriginOnWallError, Visibility
 from aoegrid.walls import Channel
 
 BoolArray = NDArray[np.bool_]
@@ -86,6 +87,25 @@ def origin_samples(origin: _Origin) -> list[tuple[float, float]]:
     return [(x0, y0), (x1, y0), (x0, y1), (x1, y1), (cx, cy)]
 
 
+#: How far (squares) inside a square its corner test points lie (:meth:`AreaCore._lifted`).
+NUDGE = 0.01
+#: Heights tested between the solid's bottom and top (:func:`sample_heights`).
+BETWEEN = 7
+
+
+def sample_heights(z: float, low: float, high: float) -> FloatArray:
+    """The heights at which a square's column is tested: the origin's ``z``, ``low``, ``high``
+    and :data:`BETWEEN` evenly spaced between them.
+
+    Examples
+    --------
+    >>> sample_heights(0.0, -20.0, 20.0).tolist()
+    [0.0, -20.0, 20.0, -15.0, -10.0, -5.0, 0.0, 5.0, 10.0, 15.0]
+    """
+    between = low + (high - low) * np.arange(1, BETWEEN + 1) / (BETWEEN + 1)
+    return np.concatenate([[z, low, high], between])
+
+
 def vertical_gap(lo: ArrayLike, hi: ArrayLike, z0: float, z1: float) -> FloatArray:
     """Distance between the height ranges ``[lo, hi]`` and ``[z0, z1]`` (0 where they meet)."""
     return np.maximum(0.0, np.maximum(z0 - np.asarray(hi, dtype=np.float64), np.asarray(lo, dtype=np.float64) - z1))
@@ -111,6 +131,7 @@ class AreaCore:
         "_local",
         "_mask",
         "_path",
+        "_prisms",
         "_shape_local",
         "_sight",
         "_vis",
@@ -153,6 +174,8 @@ class AreaCore:
         self._cover: NDArray[np.int8] | None = None
         self._sight: tuple[FloatArray, NDArray[np.int8]] | None = None
         self._path: FloatArray | None = None
+        #: Line of effect in three dimensions to a creature's prism, by token (:func:`aoegrid.targets`).
+        self._prisms: dict[Any, tuple[BoolArray, BoolArray]] = {}
 
     @property
     def battlemap(self) -> BattleMapCore | None:
@@ -161,15 +184,121 @@ class AreaCore:
 
     # --- walls -------------------------------------------------------------
 
-    def _views(self, channel: Channel) -> list[Visibility]:
-        """The visibility of every sample origin, built once per channel."""
+    def _plane(self) -> BattleMapCore:
+        """The map of the walls that span every height the area involves (:meth:`BattleMapCore.full_walls`).
+
+        Those heights are the solid's (:meth:`vertical_extent`): every line
+        tested runs from the origin to a point of the solid. With default
+        wall spans this is the map itself.
+        """
+        bmap = self.battlemap
+        assert bmap is not None
+        return bmap.full_walls(*self.vertical_extent())
+
+    def _views(self, channel: Channel, plane: bool = True) -> list[Visibility]:
+        """The visibility of every sample origin, built once per channel: among the
+        :meth:`_plane` map's walls, or (``plane=False``) all the map's walls as if infinitely tall."""
         bmap = self.battlemap
         assert bmap is not None and self.recipe is not None
-        if channel not in self._vis:
+        key = channel if plane else (channel, "all walls")
+        if key not in self._vis:
             samples = origin_samples(self.recipe.origin)
             frame = frame_around(self.grid, samples, self.window)
-            self._vis[channel] = [see_from(bmap, channel, p, frame) for p in samples]
-        return self._vis[channel]
+            on = self._plane() if plane else bmap
+            self._vis[key] = [see_from(on, channel, p, frame) for p in samples]
+        return self._vis[key]
+
+    def lines3(self, px: ArrayLike, py: ArrayLike, pz: ArrayLike) -> tuple[BoolArray, BoolArray]:
+        """Line of effect in three dimensions from the origin to points ``(px, py, pz)``.
+
+        Returns ``(clear, touched)``: ``clear`` where a straight line from some
+        sample of the origin (:func:`origin_samples`, at the origin's height)
+        reaches the point, crossing none of the :meth:`_plane` map's walls
+        and blocked by no shorter wall or floor (:mod:`aoegrid.heights`);
+        ``touched`` where some such line crosses a shorter wall (seen from
+        above, whatever its span) or is blocked by a floor: elsewhere the
+        two-dimensional answer stands. Shorter walls and floors are those of
+        :meth:`BattleMapCore.in_3d` for :meth:`vertical_extent`.
+        """
+        bmap = self.battlemap
+        assert bmap is not None and self.recipe is not None
+        px, py, pz = (np.asarray(v, dtype=np.float64).ravel() for v in np.broadcast_arrays(px, py, pz))
+        lo, hi = self.vertical_extent()
+        walls, floors = bmap.in_3d(lo, hi)
+        # Keyed by the heights, not the walls: hashing a few hundred walls on every call cost more than the test.
+        segs, spans, ways = bmap.kept(("3d rows", lo, hi), lambda: wall_rows(walls))
+        # Only walls whose box meets the box of the lines can cross them.
+        o = self.recipe.origin
+        x0, x1 = min(o.x0, px.min(initial=o.x0)), max(o.x1, px.max(initial=o.x1))
+        y0, y1 = min(o.y0, py.min(initial=o.y0)), max(o.y1, py.max(initial=o.y1))
+        near = ((np.minimum(segs[:, 0], segs[:, 2]) <= x1) & (np.maximum(segs[:, 0], segs[:, 2]) >= x0)
+                & (np.minimum(segs[:, 1], segs[:, 3]) <= y1) & (np.maximum(segs[:, 1], segs[:, 3]) >= y0))
+        segs, spans, ways = segs[near], spans[near], ways[near]
+        every = np.broadcast_to(np.array([-np.inf, np.inf]), spans.shape)
+        q = np.column_stack([px, py, pz])
+        clear, touched = np.zeros(len(q), dtype=bool), np.zeros(len(q), dtype=bool)
+        z = self.recipe.elevation
+        for (ox, oy), vis in zip(origin_samples(self.recipe.origin), self._views(Channel.EFFECT), strict=True):
+            p = np.broadcast_to(np.array([ox, oy, z]), q.shape)
+            crossed = walls_block(p, q, segs, every, ways)
+            stopped = np.zeros(len(q), dtype=bool)
+            for f in floors:
+                stopped |= floor_blocks(p, q, f)
+            touched |= crossed | stopped
+            k = np.flatnonzero(crossed)
+            stopped[k] |= walls_block(p[k], q[k], segs, spans, ways)
+            clear |= vis.sees(px, py) & ~stopped
+        return clear, touched
+
+    def _lifted(self, local: BoolArray, height: float | None = None) -> BoolArray:
+        """``local`` (squares of the window) less those line of effect in three dimensions does not reach.
+
+        A square is re-tested only when some line to its test points crosses
+        a shorter wall or a floor blocks it (:meth:`lines3`); it stays when
+        one of its test points inside the solid is reached. Its test points:
+        its centre and its four corners moved :data:`NUDGE` inward, at the
+        heights of :func:`sample_heights` (or at ``height`` alone). Without
+        ``height``, a square in the two-dimensional answer with every wall
+        taken as infinitely tall stays too: a line at the origin's height
+        crosses no floor's plane and passes over no wall it does not cross.
+        """
+        bmap = self.battlemap
+        assert bmap is not None and self.recipe is not None
+        lo, hi = self.vertical_extent()
+        if not any(bmap.in_3d(lo, hi)):
+            return local
+        w = self.window
+        ys, xs = np.nonzero(local)
+        xs, ys = xs + w.x0, ys + w.y0
+        zs = sample_heights(self.recipe.elevation, lo, hi) if height is None else np.array([height])
+        corner = np.array([(0.5, 0.5), (NUDGE, NUDGE), (1 - NUDGE, NUDGE), (NUDGE, 1 - NUDGE), (1 - NUDGE, 1 - NUDGE)])
+        # Points [square, corner, height].
+        shape = (len(xs), len(corner), len(zs))
+        sx, sy = np.broadcast_to(xs[:, None, None], shape), np.broadcast_to(ys[:, None, None], shape)
+        px, py = sx + corner[None, :, 0, None], sy + corner[None, :, 1, None]
+        pz = np.broadcast_to(zs[None, None, :], shape)
+        inside = self.column_meets(sx.ravel(), sy.ravel(), pz.ravel(), pz.ravel()).reshape(shape)
+        clear, touched = self.lines3(px[inside], py[inside], pz[inside])
+        per = np.zeros(shape, dtype=bool)
+        per[inside] = clear
+        keep = per.any(axis=(1, 2))
+        hit = np.zeros(shape, dtype=bool)
+        hit[inside] = touched
+        keep |= ~hit.any(axis=(1, 2)) & inside.any(axis=(1, 2))
+        if height is None:
+            try:
+                first, *rest = self._views(Channel.EFFECT, plane=False)
+            except OriginOnWallError:
+                # The origin is on a wall that stands only above or below it: no flat answer to fall back on.
+                rest, first = [], None
+            if first is not None:
+                whole = first.fraction(w)
+                for vis in rest:
+                    np.maximum(whole, vis.fraction(w), out=whole)
+                keep |= whole[ys - w.y0, xs - w.x0] > EPS
+        out = np.zeros_like(local)
+        out[ys[keep] - w.y0, xs[keep] - w.x0] = True
+        return out
 
     def _fractions(self, channel: Channel, window: Window) -> FloatArray:
         """Exact visible fraction of each square of ``window``: the best over the samples."""
@@ -238,7 +367,7 @@ class AreaCore:
                 local = shape & ((self._effect_fractions() > EPS) | self._spread())
             else:
                 local = self._reached(shape)
-            self._local = self._without_caster(local)
+            self._local = self._without_caster(self._lifted(local))
         return self._local
 
     def _reached(self, shape: BoolArray) -> BoolArray:
@@ -309,7 +438,7 @@ class AreaCore:
         # walled paths longer than radius + the most open_field - own can give count for nothing.
         slack = np.where(self._shape_local & np.isfinite(open_field), open_field - own, -np.inf).max(initial=0.0)
         walled = path_distance(
-            w, np.where(touching & seen, start, np.inf), parity, bmap.steps().window(w), rules.diagonals,
+            w, np.where(touching & seen, start, np.inf), parity, self._plane().steps().window(w), rules.diagonals,
             limit=radius + max(slack, 0.0) + EPS,
         )
         self._path = walled * self.grid.square
@@ -477,13 +606,20 @@ class AreaCore:
         height of ``[low, high]`` nearest the origin's is within reach,
         counted in three dimensions by the rules' diagonals
         (:func:`aoegrid.distance.measure3`) under ``far-edge``, in a straight
-        line under the other rules (their outlines are true geometry).
+        line under the other rules (their outlines are true geometry). A
+        cone or line aimed up or down (``pitch``) is tested against its
+        solid at the rule's point of the square, exactly
+        (:func:`aoegrid.stencils.pitched_columns`, :mod:`aoegrid._pitch`).
         """
         made = self._made("a height test")
         shape, rules = self.shape, self.rules
         assert shape is not None and rules is not None
         z, sq, o = made.elevation, self.grid.square, made.origin
         xs, ys = np.asarray(xs, dtype=np.float64), np.asarray(ys, dtype=np.float64)
+        if pitched(shape):
+            assert isinstance(shape, (Cone, Line))
+            rise = [(np.asarray(v, dtype=np.float64) - z) / sq for v in (low, high)]
+            return pitched_columns(shape, o, rules, sq, xs, ys, *rise)
         if isinstance(shape, Cylinder):
             bottom = z - shape.height if rules.cylinder_drops else z
             return np.asarray(vertical_gap(low, high, bottom, bottom + shape.height) <= 0.0)
@@ -511,6 +647,33 @@ class AreaCore:
             inside &= dz <= slope * np.maximum(along, 0.0) + EPS
         return np.asarray(inside)
 
+    def vertical_extent(self) -> tuple[float, float]:
+        """The lowest and highest heights of the solid (the grid's unit): what :meth:`column_meets` can meet.
+
+        A sphere and a cone reach their size above and below the origin's
+        height, a cylinder and a cube span their height, a line and a
+        shapable area their band; a cone or line aimed up or down its tilted
+        solid's (:func:`aoegrid.stencils.pitched_heights`).
+        """
+        made = self._made("a height test")
+        shape, rules, z = self.shape, self.rules, made.elevation
+        assert shape is not None and rules is not None
+        if pitched(shape):
+            assert isinstance(shape, (Cone, Line))
+            lo, hi = pitched_heights(shape, rules, self.grid.square)
+            return z + lo * self.grid.square, z + hi * self.grid.square
+        if isinstance(shape, Cylinder):
+            bottom = z - shape.height if rules.cylinder_drops else z
+            return bottom, bottom + shape.height
+        if isinstance(shape, Cube):
+            return z, z + shape.size
+        if isinstance(shape, (Line, Shapable)):
+            half = (shape.min_dimension if isinstance(shape, Shapable) else shape.width or rules.line_width) / 2
+            return z - half, z + half
+        assert isinstance(shape, (Sphere, Cone))
+        reach = shape.radius if isinstance(shape, Sphere) else shape.length
+        return z - reach, z + reach
+
     def at(self, height: float) -> BoolArray:
         """The ``(height, width)`` mask of the horizontal slice at ``height`` (in the grid's unit).
 
@@ -536,11 +699,13 @@ class AreaCore:
         (True, [24, 24, 16, 4, 0, 16])
         """
         h = real(height, "height")
-        ys, xs = np.nonzero(self.mask)
-        out = np.zeros(self.grid.shape, dtype=bool)
-        out[ys, xs] = self.column_meets(xs, ys, h, h)
-        out.flags.writeable = False
-        return out
+        w = self.window
+        local = self._cut().copy()
+        ys, xs = np.nonzero(local)
+        local[ys, xs] = self.column_meets(xs + w.x0, ys + w.y0, h, h)
+        if self.battlemap is not None:
+            local = self._lifted(local, h)
+        return self._full(local, False)
 
     def __len__(self) -> int:
         return int(np.count_nonzero(self._cut()))

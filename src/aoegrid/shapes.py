@@ -44,10 +44,12 @@ class _Shape:
         return dataclasses.replace(self, **changes)  # type: ignore[type-var]
 
     def __repr__(self) -> str:
+        # Left out when at their defaults: a unit of None, a pitch of 0 (so a
+        # shape's repr reads as it did before it had them).
         shown_fields = [
             f"{f.name}={getattr(self, f.name)!r}"
             for f in dataclasses.fields(self)  # type: ignore[arg-type]
-            if f.name != "units" or self.units is not None
+            if (f.name != "units" or self.units is not None) and (f.name != "pitch" or self.pitch)
         ]
         return f"{type(self).__name__}({', '.join(shown_fields)})"
 
@@ -61,6 +63,20 @@ class _Shape:
 
 def _set(obj: object, name: str, value: object) -> None:
     object.__setattr__(obj, name, value)
+
+
+def _pitch(value: object, field: str) -> float:
+    """A pitch in degrees above the horizontal, from -90 (straight down) to 90 (straight up).
+
+    ``-0.0`` is kept as ``0.0``: a level shape has one pitch.
+    """
+    out = real(value, field)
+    if not -90.0 <= out <= 90.0:
+        raise InvalidValueError(
+            f"{field} must be from -90 to 90 degrees above the horizontal (90 straight up, -90 straight "
+            f"down), got {shown(value)}"
+        )
+    return out + 0.0
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -116,13 +132,21 @@ class Cone(_Shape):
     ``kind`` is ``None`` for the rules' own cone (a quarter circle under
     Starfinder, a flat-ended triangle under 5e, the teardrop template under
     Savage Worlds), or one of ``"quarter-circle"``, ``"triangle"``,
-    ``"teardrop"``.
+    ``"teardrop"``. ``pitch`` aims it up (degrees above the horizontal, to
+    90) or down (to -90); the solid it then fills is described in
+    :mod:`aoegrid._pitch`.
+
+    Examples
+    --------
+    >>> Cone(30, "E", pitch=45)
+    Cone(length=30.0, direction=0.0, kind=None, pitch=45.0)
     """
 
     length: float
     direction: float | str = 0.0
     kind: ConeKind | str | None = None
     units: str | None = None
+    pitch: float = 0.0
     name: ClassVar[str] = "cone"
 
     def __post_init__(self) -> None:
@@ -131,6 +155,7 @@ class Cone(_Shape):
         _set(self, "direction", parse_direction(self.direction, "Cone direction"))
         if self.kind is not None:
             _set(self, "kind", parse_option(ConeKind, self.kind, "Cone kind"))
+        _set(self, "pitch", _pitch(self.pitch, "Cone pitch"))
 
     @property
     def reach(self) -> float:
@@ -146,7 +171,8 @@ class Line(_Shape):
     Pathfinder 2e and 5e, 1" under Savage Worlds). ``side`` says on which side
     of a grid line a line lying along it takes its squares (its odd row, for
     a line wider than a square), seen looking along the line: ``"right"``
-    (default: south of an eastward line) or ``"left"``.
+    (default: south of an eastward line) or ``"left"``. ``pitch`` aims it up
+    or down as a cone's (:mod:`aoegrid._pitch`).
     """
 
     length: float
@@ -154,6 +180,7 @@ class Line(_Shape):
     width: float | None = None
     side: Side | str = Side.RIGHT
     units: str | None = None
+    pitch: float = 0.0
     name: ClassVar[str] = "line"
 
     def __post_init__(self) -> None:
@@ -163,6 +190,7 @@ class Line(_Shape):
         if self.width is not None:
             _set(self, "width", non_negative(self.width, "Line width"))
         _set(self, "side", parse_option(Side, self.side, "Line side"))
+        _set(self, "pitch", _pitch(self.pitch, "Line pitch"))
 
     @property
     def reach(self) -> float:

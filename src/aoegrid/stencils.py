@@ -16,8 +16,16 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
+from aoegrid._pitch import (
+    MAX_LENGTH,
+    cone_columns,
+    cone_heights,
+    line_columns,
+    line_heights,
+    line_size,
+)
 from aoegrid.directions import right_normal, unit_vector
 from aoegrid.distance import measure
 from aoegrid.errors import InvalidValueError
@@ -128,7 +136,9 @@ def _fitted(shape: Shape, o: _Origin, rules: Rules, square: float, grid: Window)
     dx = max(o.x1 - grid.x0, grid.x0 + grid.width - o.x0)
     dy = max(o.y1 - grid.y0, grid.y0 + grid.height - o.y0)
     cap = 2.0 * (dx + dy + 2.0)
-    if isinstance(shape, Shapable):
+    if isinstance(shape, Shapable) or pitched(shape):
+        # A pitched solid's far part can stand above the grid (a cone aimed
+        # straight up): it is counted to MAX_LENGTH (aoegrid._pitch) instead.
         return shape
     if isinstance(shape, (Sphere, Cylinder)):
         return shape.replace(radius=cap * square) if shape.radius / square > cap else shape
@@ -210,6 +220,15 @@ def _bounds(shape: Shape, o: _Origin, rules: Rules, square: float) -> tuple[floa
     if isinstance(shape, Shapable):
         x0, y0, x1, y1 = shape.bounds
         return o.x0 + x0, o.y0 + y0, o.x0 + x1, o.y0 + y1
+    if pitched(shape):
+        # Aimed up or down it may reach any way round its origin; its farthest
+        # point is the level figure's (a line's, its square section's corner
+        # half a square aside), and far-edge counting keeps every square's far
+        # corner within the length on each axis.
+        r = shape_extent(shape, rules, square)
+        if isinstance(shape, Line):
+            r = math.hypot(r, _line_width(shape, rules) / square / 2) + 0.5
+        return o.x0 - r, o.y0 - r, o.x1 + r, o.y1 + r
     if isinstance(shape, (Sphere, Cylinder)):
         r = shape.radius / square
         return o.x0 - r, o.y0 - r, o.x1 + r, o.y1 + r
@@ -269,6 +288,9 @@ def _rasterize(
     """
     if window.width == 0 or window.height == 0:
         return np.zeros(window.shape, dtype=bool)
+    if pitched(shape):
+        xs, ys = window.xs[None, :], window.ys[:, None]
+        return pitched_columns(shape, o, rules, square, xs, ys, -math.inf, math.inf, stop)
     if isinstance(shape, (Sphere, Cylinder)):
         return _round(shape.radius / square, o, rules, window)
     if isinstance(shape, Shapable):
@@ -288,6 +310,65 @@ def _rasterize(
     else:
         region = _cube_region(shape, (ox, oy), d, square)
     return _include(region, (ox, oy), rules, window)
+
+
+def pitched(shape: Shape) -> bool:
+    """Whether ``shape`` is a cone or line aimed up or down (a level one keeps the level figures)."""
+    return isinstance(shape, (Cone, Line)) and shape.pitch != 0.0
+
+
+def pitched_columns(shape: Cone | Line, o: _Origin, rules: Rules, square: float, xs: ArrayLike, ys: ArrayLike,
+                    lo: ArrayLike, hi: ArrayLike, stop: float = math.inf) -> BoolArray:
+    """Whether a pitched cone or line meets the column of square ``(xs, ys)`` at a height in ``[lo, hi]``.
+
+    Heights are in squares above the origin; the arrays broadcast. The solid
+    and the point of each square tested are described in :mod:`aoegrid._pitch`.
+    An area's mask holds the squares whose column it meets at some height
+    (``lo = -inf``, ``hi = inf``); walls then cut it as any area.
+
+    Examples
+    --------
+    >>> from aoegrid.rules import STARFINDER
+    >>> up = Cone(30, "E", pitch=45)
+    >>> at = _Origin(10.0, 10.0, 10.0, 10.0)
+    >>> pitched_columns(up, at, STARFINDER, 5.0, [12, 12], [10, 12], [3, 0], [4, 1]).tolist()  # 15 ft up ahead; a ground square aside
+    [True, False]
+    """
+    arrays = [np.asarray(v, dtype=np.float64) for v in (xs, ys, lo, hi)]
+    point = (o.x0, o.y0)
+    if isinstance(shape, Cone):
+        return cone_columns(shape, _cone_kind(shape, rules), rules, point, square, *arrays)
+    start, d, half, _ = _line_path(shape, point, rules, square)
+    if abs(shape.pitch) == 90.0 and _line_width(shape, rules) == 0.0:
+        # Straight up or down a line of no width stands on a point: nothing lies along a grid line.
+        start = point
+    return line_columns(shape, rules, start, d, half, point, square, stop, *arrays)
+
+
+def pitched_heights(shape: Cone | Line, rules: Rules, square: float) -> tuple[float, float]:
+    """The lowest and highest heights a pitched cone or line can meet, in squares above its origin.
+
+    Far-edge counting meets no height farther than its length from the
+    origin's (every diagonal rule counts at least the largest offset) where
+    it counts the length (lines, quarter-circle cones); such a cone's length
+    is then only that count, its direction
+    keeping it above (below) the origin's height when aimed 45 degrees or
+    more up (down).
+    """
+    kind = _cone_kind(shape, rules) if isinstance(shape, Cone) else None
+    if kind is ConeKind.QUARTER_CIRCLE and rules.inclusion is Inclusion.FAR_EDGE:
+        reach = min(shape.length / square, MAX_LENGTH)
+        return (-reach if shape.pitch < 45.0 else 0.0), (reach if shape.pitch > -45.0 else 0.0)
+    if isinstance(shape, Cone):
+        assert kind is not None
+        return cone_heights(shape, kind, square)
+    half = _line_path(shape, (0.0, 0.0), rules, square)[2]
+    _, run, thick = line_size(shape, rules, square, half, math.inf)
+    lo, hi = line_heights(run, thick, shape.pitch)
+    if rules.inclusion is Inclusion.FAR_EDGE:
+        reach = min(shape.length / square, MAX_LENGTH)
+        lo, hi = max(lo, -reach), min(hi, reach)
+    return lo, hi
 
 
 def _round(radius: float, o: _Origin, rules: Rules, window: Window) -> BoolArray:

@@ -13,6 +13,10 @@ the area at every legal origin with :func:`aoegrid.area` and reading
   creature's height only leaves it out, so that count is an upper bound;
 * where no wall blocking effect comes near the area and every creature it
   could reach stands level with the origin, the bound is the answer;
+* over a range of heights (``elevation=[0, 10, 20]``) each (origin, height)
+  is a candidate of its own: a shape's open-field squares do not depend on
+  its height, so one count bounds them all, and only which creatures stand
+  level (and, for range, the origin's distance in three dimensions) differs;
 * elsewhere areas are built in order of their bound, and the search stops
   when no bound left can beat the placements found.
 
@@ -44,6 +48,7 @@ import math
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from numbers import Real
 from typing import Any
 
 import numpy as np
@@ -65,6 +70,7 @@ from aoegrid.ranges import (
     Range,
     as_range,
     box_distances,
+    caster_rise,
     caster_space,
     check_shape_range,
     legal_origins,
@@ -146,6 +152,13 @@ class Placement:
         :meth:`aoegrid.Reach.path` gives them; empty without.
     cost : float
         The movement :attr:`path` costs, in the grid's unit (0 without ``move=``).
+    elevation : float
+        The height of the origin, in the grid's unit: the one searched
+        (``elevation=``) that :attr:`area` is placed at (``ag.area(...,
+        elevation=p.elevation)``).
+    pitch : float or None
+        Degrees above the horizontal, for cones and lines (one of
+        ``pitches=``; :attr:`shape` is aimed so); None for the rest.
     """
 
     at: tuple[float, float] | Token | Space
@@ -160,6 +173,8 @@ class Placement:
     stand: Token | None = None
     path: tuple[tuple[int, int], ...] = ()
     cost: float = 0.0
+    elevation: float = 0.0
+    pitch: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +185,7 @@ class Candidate:
     shape reaches in open field: every creature the placement's area can
     reach is among them (walls and heights only take creatures away). A
     bound must be at least the score of every placement with these.
-    ``at``, ``distance`` and ``origin`` are as for :class:`Placement`.
+    ``at``, ``distance``, ``origin``, ``elevation`` and ``pitch`` are as for :class:`Placement`.
 
     With ``move=``, a cone or line's candidate has its :attr:`stand` and
     :attr:`cost` as the placement will. A point's stands for every square
@@ -188,6 +203,8 @@ class Candidate:
     origin: tuple[float, float] | Token | Space
     stand: Token | None = None
     cost: float = 0.0
+    elevation: float = 0.0
+    pitch: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,7 +227,7 @@ class _Stand:
 _ROWS: dict[str, type] = {
     "part": np.intp, "j": np.intp, "i": np.intp, "mask_j": np.intp, "mask_i": np.intp, "qx": np.float64,
     "qy": np.float64, "hit_open": np.int64, "avoid_open": np.int64, "known": np.bool_, "x": np.float64,
-    "y": np.float64, "dist": np.float64, "dirs": np.float64,
+    "y": np.float64, "dist": np.float64, "dirs": np.float64, "z": np.float64, "pitch": np.float64,
 }
 
 
@@ -224,6 +241,21 @@ def _grow(a: NDArray[np.int32], n: int, axis: int) -> NDArray[np.int32]:
     c = np.concatenate([np.zeros((1, *a.shape[1:]), dtype=np.int32), np.cumsum(np.concatenate([pad, a, pad]), axis=0)])
     out = (c[n:] - c[: c.shape[0] - n]) > 0
     return np.moveaxis(out.astype(np.int32), 0, axis)
+
+
+def _heights(elevation: Any) -> tuple[float, ...]:
+    """The origin's heights searched: one number, or each of a collection, ground first (lower ``|height|``, then lower)."""
+    if isinstance(elevation, Real) and not isinstance(elevation, bool):
+        return (real(elevation, "elevation"),)
+    if isinstance(elevation, (str, bytes)) or not isinstance(elevation, Iterable):
+        raise InvalidTypeError(
+            f"elevation must be a height (a number, in the grid's unit) or a collection of heights to search, "
+            f"got {elevation!r}"
+        )
+    heights = sorted({real(h, "elevation") for h in elevation}, key=lambda h: (abs(h), h))
+    if not heights:
+        raise InvalidValueError("elevation is empty: give a height, or at least one height to search")
+    return tuple(heights)
 
 
 def _checked_map(on: Any) -> None:
@@ -301,8 +333,9 @@ class _Search:
         avoid: Selector,
         max_avoid: int | None,
         directions: Iterable[float | str] | None,
+        pitches: Iterable[float] | None,
         need: Need | str | None,
-        elevation: float,
+        elevation: float | Iterable[float],
         moving: int | None = None,
     ) -> None:
         _checked_map(on)
@@ -311,7 +344,7 @@ class _Search:
         self.rules = resolve_rules(rules).for_shape(shape)
         self.mode = parse_option(Mode, mode, "mode")
         self.bmap, self.grid = on, on.grid
-        self.elevation = real(elevation, "elevation")
+        self.heights = _heights(elevation)
         self.max_avoid = max_avoid
         self.is_hit_fn, self.is_avoid_fn = _selector(hit, "hit"), _selector(avoid, "avoid")
         self.tokens = on.tokens
@@ -323,98 +356,115 @@ class _Search:
         if moving is not None:
             self.is_hit[moving] = self.is_avoid[moving] = False
         prisms = np.array([t.prism(self.grid.square) for t in self.tokens], dtype=float).reshape(-1, 2)
-        # A creature whose height spans the origin's passes every height test.
-        self.level = (prisms[:, 0] <= self.elevation) & (self.elevation <= prisms[:, 1])
+        # Per height searched, per creature: whether its height spans the origin's (it then
+        # passes every height test).
+        z = np.array(self.heights)[:, None]
+        self.level = (prisms[:, 0] <= z) & (z <= prisms[:, 1])
         self.shape = shape
+        self.caster = caster
         self.built: dict[int, Area | None] = {}
-        self.origins = legal_origins(shape, caster=caster, range=rng, on=on, rules=self.rules, need=need)
+        #: The legal origins at each height searched (range is measured in three dimensions).
+        self.origins_at = [legal_origins(shape, caster=caster, range=rng, on=on, rules=self.rules, need=need,
+                                         elevation=h) for h in self.heights]
+        self.origins = self.origins_at[0]
         self.space = self.origins.caster
         self.walls = self.bmap.wallset(Channel.EFFECT).segs
+        # A floor can cut an area over its polygon's box: met as a wall across that box would be.
+        self.floors = np.array([f.polygon.bounds for f in self.bmap.floors], dtype=float).reshape(-1, 4)
         if self.origins.lattice == "caster":
-            self._aim(caster, directions)
+            self._aim(caster, directions, pitches)
         else:
-            if directions is not None:
-                raise InvalidValueError(
-                    f"directions= is for cones and lines, aimed from their caster; a {type(shape).__name__.lower()} "
-                    f"is placed at a point and keeps its own direction (got directions={directions!r})"
-                )
+            for name, given in (("directions", directions), ("pitches", pitches)):
+                if given is not None:
+                    raise InvalidValueError(
+                        f"{name}= is for cones and lines, aimed from their caster; a {type(shape).__name__.lower()} "
+                        f"is placed at a point and keeps its own direction (got {name}={given!r})"
+                    )
             self._lattice()
 
     # --- candidates ------------------------------------------------------
 
     def _lattice(self) -> None:
         """Candidates at the legal lattice points, with their open-field counts."""
-        o = self.origins
-        step = _STEP[o.lattice]
+        step = _STEP[self.origins.lattice]
         # Refuse what area() refuses (units, thin shapable areas) before any work.
         area(self.shape, at=(0, 0), on=self.grid, rules=self.rules, mode=self.mode)
-        rows, cols = np.indices(o.mask.shape)
-        moved = np.zeros(o.mask.shape, dtype=bool)
-        if o.moved_to is not None:
-            moved = o.mask & ((o.moved_to[..., 0] != cols * step) | (o.moved_to[..., 1] != rows * step))
+        rows, cols = np.indices(self.origins.mask.shape)
+        moved = [_moved_points(o) for o in self.origins_at]
         # Per candidate: its part (-1: moved), the point's row and column in the part
         # and in the mask, where it comes into being, its open-field counts, whether
-        # they are exact, the point chosen, its distance from the caster, its direction.
+        # they are exact, the point chosen, its distance from the caster, its direction,
+        # its height.
         for name, kind in _ROWS.items():
             setattr(self, name, np.zeros(0, dtype=kind))
         self.parts: list[_Part] = []
-        for n, (_, off, sl) in enumerate(_PARTS[o.lattice]):
-            reach, hits, avoids, unsure, near = self._open_field(off, o.mask[sl].shape)
+        for n, (_, off, sl) in enumerate(_PARTS[self.origins.lattice]):
+            reach, hits, avoids, unsure, near = self._open_field(off, self.origins.mask[sl].shape)
             self.parts.append(_Part(reach))
-            j, i = np.nonzero(o.mask[sl] & ~moved[sl])
-            mj, mi = rows[sl][j, i], cols[sl][j, i]
-            # Exact without building the area: no wall near and every creature level,
-            # or nothing to reach at all.
-            known = (~near[j, i] & (unsure[j, i] == 0)) | ((hits[j, i] == 0) & (avoids[j, i] == 0))
-            self._append(np.full(len(j), n), j, i, mj, mi, mi * step, mj * step, hits[j, i], avoids[j, i], known)
+            for h, (z, o) in enumerate(zip(self.heights, self.origins_at)):
+                j, i = np.nonzero(o.mask[sl] & ~moved[h][sl])
+                mj, mi = rows[sl][j, i], cols[sl][j, i]
+                # Exact without building the area: no wall near and every creature level,
+                # or nothing to reach at all.
+                known = (~near[j, i] & (unsure[h][j, i] == 0)) | ((hits[j, i] == 0) & (avoids[j, i] == 0))
+                self._append(np.full(len(j), n), j, i, mj, mi, mi * step, mj * step, hits[j, i], avoids[j, i],
+                             known, z)
         self.first_moved = len(self.part)
         self.moved_tokens, self.moved_start = np.zeros(0, dtype=np.intp), np.zeros(1, dtype=np.intp)
-        mj, mi = np.nonzero(moved)
-        if len(mj):
-            assert o.moved_to is not None
-            self.add_moved(mj, mi, o.moved_to[mj, mi, 0], o.moved_to[mj, mi, 1])
+        for z, o, m in zip(self.heights, self.origins_at, moved):
+            mj, mi = np.nonzero(m)
+            if len(mj):
+                assert o.moved_to is not None
+                self.add_moved(mj, mi, o.moved_to[mj, mi, 0], o.moved_to[mj, mi, 1], z)
+
+    def rise(self, z: Any) -> Any:
+        """How far each height ``z`` lies above or below the caster (:func:`aoegrid.ranges.caster_rise`; 0 with none)."""
+        return 0.0 if self.caster is None else caster_rise(self.caster, z, self.grid.square)
 
     def _append(self, part: Any, j: Any, i: Any, mj: Any, mi: Any, qx: Any, qy: Any, hits: Any, avoids: Any,
-                known: Any) -> NDArray[np.intp]:
-        """Add candidates at the lattice points ``[mj, mi]`` of :attr:`origins`' mask; their indices."""
+                known: Any, z: float) -> NDArray[np.intp]:
+        """Add candidates at the lattice points ``[mj, mi]`` of :attr:`origins`' mask, at height ``z``; their indices."""
         first = len(self.part)
         step = _STEP[self.origins.lattice]
         x, y = mi * step, mj * step
         space = self.space
-        dist = np.zeros(len(x)) if space is None else space_distances(space, x, y, self.rules, self.grid)
-        new = (part, j, i, mj, mi, qx, qy, hits, avoids, known, x, y, dist, np.zeros(len(x)))
+        dist = np.zeros(len(x)) if space is None else space_distances(space, x, y, self.rules, self.grid, self.rise(z))
+        new = (part, j, i, mj, mi, qx, qy, hits, avoids, known, x, y, dist, np.zeros(len(x)), np.full(len(x), z),
+               np.zeros(len(x)))
         for (name, kind), values in zip(_ROWS.items(), new):
             setattr(self, name, np.concatenate([getattr(self, name), np.asarray(values, dtype=kind)]))
         return np.arange(first, len(self.part))
 
-    def add_moved(self, mj: Any, mi: Any, qx: FloatArray, qy: FloatArray) -> NDArray[np.intp]:
+    def add_moved(self, mj: Any, mi: Any, qx: FloatArray, qy: FloatArray, z: float) -> NDArray[np.intp]:
         """Add candidates chosen at the lattice points ``[mj, mi]`` whose effect comes into being at ``(qx, qy)``.
 
         Under SW5e a point hidden from the caster comes into being on a wall's
-        near side. Returns their indices: moved candidates follow every
-        lattice point's (from :attr:`first_moved` on).
+        near side. ``z``: their height. Returns their indices: moved
+        candidates follow every lattice point's (from :attr:`first_moved` on).
         """
         hits, avoids, tokens, start = self._moved(qx, qy)
         self.moved_tokens = np.concatenate([self.moved_tokens, tokens])
         self.moved_start = np.concatenate([self.moved_start[:-1], start + self.moved_start[-1]])
-        return self._append(np.full(len(mj), -1), mj, mi, mj, mi, qx, qy, hits, avoids, (hits == 0) & (avoids == 0))
+        return self._append(np.full(len(mj), -1), mj, mi, mj, mi, qx, qy, hits, avoids, (hits == 0) & (avoids == 0),
+                            z)
 
     def _open_field(
         self, off: float, lat: tuple[int, int]
-    ) -> tuple[list[tuple[int, int, int, BoolArray]], NDArray[np.int32], NDArray[np.int32], NDArray[np.int32], BoolArray]:
+    ) -> tuple[list[tuple[int, int, int, BoolArray]], NDArray[np.int32], NDArray[np.int32], NDArray[np.int32],
+               BoolArray]:
         """For a lattice of points ``off`` into their squares, of shape ``lat``: who each point reaches in open field.
 
         Returns each creature's reach (creature, top row, left column, mask:
         origin ``(i, j)`` reaches it where ``mask[j - top, i - left]`` holds),
-        and per point the creatures to hit, to avoid and not level it
-        reaches, and whether a wall comes near its area.
+        and per point the creatures to hit, to avoid and (per height
+        searched) not level it reaches, and whether a wall comes near its area.
         """
         grid = self.grid
         dx0, dy0, k = _relative_stencil(self.shape, off, self.rules, grid.square, (grid.width, grid.height))
         kh, kw = k.shape
         hits = np.zeros(lat, dtype=np.int32)
         avoids = np.zeros(lat, dtype=np.int32)
-        unsure = np.zeros(lat, dtype=np.int32)
+        unsure = np.zeros((len(self.heights), *lat), dtype=np.int32)
         reach: list[tuple[int, int, int, BoolArray]] = []
         grown: dict[tuple[int, int], BoolArray] = {}
         flip = k[::-1, ::-1].astype(np.int32)
@@ -436,13 +486,10 @@ class _Search:
                 hits[ja:jb, ia:ib] += part
             if self.is_avoid[t]:
                 avoids[ja:jb, ia:ib] += part
-            if not self.level[t]:
-                unsure[ja:jb, ia:ib] += part
-        if isinstance(self.shape, Cylinder) and self.rules.cylinder_ignores_walls:
-            near = np.zeros(lat, dtype=bool)
-        else:
-            near = self._walls_near(lat, dx0, dy0, kw, kh, off)
-        return reach, hits, avoids, unsure, near
+            unsure[~self.level[:, t], ja:jb, ia:ib] += part
+        ignores_walls = isinstance(self.shape, Cylinder) and self.rules.cylinder_ignores_walls
+        cutters = self.floors if ignores_walls else np.concatenate([self.walls, self.floors])
+        return reach, hits, avoids, unsure, self._walls_near(cutters, lat, dx0, dy0, kw, kh, off)
 
     def _moved(self, qx: FloatArray, qy: FloatArray, slack: float = 0.0) -> tuple[
             NDArray[np.int64], NDArray[np.int64], NDArray[np.intp], NDArray[np.intp]]:
@@ -487,19 +534,19 @@ class _Search:
         avoids = np.bincount(pq, weights=self.is_avoid[pt], minlength=len(qx)).astype(np.int64)
         return hits, avoids, pt[order], np.searchsorted(pq[order], np.arange(len(qx) + 1))
 
-    def _walls_near(self, lat: tuple[int, int], dx0: int, dy0: int, kw: int, kh: int, off: float) -> BoolArray:
-        """Origins whose area's box (its squares and the origin) meets a wall's box.
+    @staticmethod
+    def _walls_near(s: FloatArray, lat: tuple[int, int], dx0: int, dy0: int, kw: int, kh: int, off: float) -> BoolArray:
+        """Origins whose area's box (its squares and the origin) meets the box of a wall (a row of ``s``).
 
         A wall can cut an area only by crossing a line from the origin to one
         of its squares, which lies in that box; boxes are met with a margin.
         """
         near = np.zeros(lat, dtype=bool)
-        if not len(self.walls) or not kw:
+        if not len(s) or not kw:
             return near
         m = 1e-6
         bx0, bx1 = min(dx0, off), max(dx0 + kw, off)
         by0, by1 = min(dy0, off), max(dy0 + kh, off)
-        s = self.walls
         wx0, wx1 = np.minimum(s[:, 0], s[:, 2]), np.maximum(s[:, 0], s[:, 2])
         wy0, wy1 = np.minimum(s[:, 1], s[:, 3]), np.maximum(s[:, 1], s[:, 3])
         ia = np.clip(np.ceil(wx0 - bx1 - m), 0, lat[1]).astype(np.int64)
@@ -515,8 +562,8 @@ class _Search:
         np.add.at(d, (jb, ib), 1)
         return np.asarray(d.cumsum(0).cumsum(1)[: lat[0], : lat[1]] > 0)
 
-    def _aim(self, caster: Any, directions: Iterable[float | str] | None) -> None:
-        """Candidates for a cone or line: one per direction, from the caster."""
+    def _aim(self, caster: Any, directions: Iterable[float | str] | None, pitches: Iterable[float] | None) -> None:
+        """Candidates for a cone or line from the caster: one per direction, pitch and height, in that order."""
         if directions is None:
             directions = DIRECTIONS
         elif isinstance(directions, (str, int, float)):
@@ -524,19 +571,32 @@ class _Search:
         dirs = sorted({parse_direction(d, "direction") for d in directions})
         if not dirs:
             raise InvalidValueError("directions is empty: give at least one direction (degrees or a compass name)")
+        if pitches is None:
+            pitches = (self.shape.pitch,)
+        elif isinstance(pitches, (str, bytes)) or not isinstance(pitches, Iterable):
+            raise InvalidTypeError(f"pitches must be a collection of degrees above the horizontal, got {pitches!r}")
+        # Level first, then down before up, as heights are ordered; the shape checks each.
+        ups = sorted({self.shape.replace(pitch=p).pitch for p in pitches}, key=lambda p: (abs(p), p))
+        if not ups:
+            raise InvalidValueError("pitches is empty: give at least one pitch (degrees above the horizontal)")
         self.at_caster: Token | Space = caster if isinstance(caster, (Token, Space)) else self.space
         g = self.grid
         cx, cy = self.space.center
-        self.dirs = np.array(dirs)
-        self.x, self.y = np.full(len(dirs), cx), np.full(len(dirs), cy)
-        self.dist = np.zeros(len(dirs))
+        each = len(ups) * len(self.heights)
+        n = len(dirs) * each
+        self.dirs = np.repeat(np.array(dirs, dtype=float), each)
+        self.pitch = np.tile(np.repeat(np.array(ups, dtype=float), len(self.heights)), len(dirs))
+        self.z = np.tile(np.array(self.heights), len(dirs) * len(ups))
+        self.x, self.y = np.full(n, cx), np.full(n, cy)
+        self.dist = np.zeros(n)
         relevant = np.flatnonzero(self.is_hit | self.is_avoid)
         boxes = [self.tokens[t].space for t in relevant]
         self.aimed: list[NDArray[np.intp]] = []
         hit_open, avoid_open, unsure = [], [], []
-        for d in dirs:
-            mask = np.asarray(area(self.shape.replace(direction=d), at=self.at_caster, on=g, rules=self.rules,
-                                   mode=self.mode, elevation=self.elevation).mask, dtype=np.int32)
+        for d, up in itertools.product(dirs, ups):
+            # Its squares in open field are the same at every height.
+            mask = np.asarray(area(self.shape.replace(direction=d, pitch=up), at=self.at_caster, on=g,
+                                   rules=self.rules, mode=self.mode).mask, dtype=np.int32)
             csum = np.zeros((g.height + 1, g.width + 1), dtype=np.int64)
             csum[1:, 1:] = mask.cumsum(0).cumsum(1)
             inside = np.array([
@@ -544,13 +604,16 @@ class _Search:
                 for b in boxes
             ], dtype=bool)
             found = relevant[inside] if len(relevant) else relevant
-            self.aimed.append(found)
-            hit_open.append(int(self.is_hit[found].sum()))
-            avoid_open.append(int(self.is_avoid[found].sum()))
-            unsure.append(bool((~self.level[found]).any()))
+            for h in range(len(self.heights)):
+                self.aimed.append(found)
+                hit_open.append(int(self.is_hit[found].sum()))
+                avoid_open.append(int(self.is_avoid[found].sum()))
+                # Aimed up or down, its squares' columns need not hold the origin's height.
+                unsure.append(bool((~self.level[h, found]).any() or (up != 0.0 and len(found))))
         self.hit_open, self.avoid_open = np.array(hit_open), np.array(avoid_open)
-        # Without walls nothing can differ but heights, and no start lies in a wall.
-        self.known = np.zeros(len(dirs), dtype=bool) if len(self.walls) else ~np.array(unsure, dtype=bool)
+        # Without walls or floors nothing can differ but heights, and no start lies in a wall.
+        cut = len(self.walls) or len(self.floors)
+        self.known = np.zeros(n, dtype=bool) if cut else ~np.array(unsure, dtype=bool)
 
     # --- evaluation ------------------------------------------------------
 
@@ -574,8 +637,17 @@ class _Search:
     def direction(self, k: int) -> float | None:
         return float(self.dirs[k]) if self.aimed_from_caster else None
 
+    def pitch_of(self, k: int) -> float | None:
+        return float(self.pitch[k]) if self.aimed_from_caster else None
+
+    def by_direction(self, values: FloatArray) -> FloatArray:
+        """Per direction (increasing degrees), the best of ``values`` (one a candidate) over pitches and heights (NaN: none)."""
+        return np.asarray(np.fmax.reduce(values.reshape(len(np.unique(self.dirs)), -1), axis=1))
+
     def shape_at(self, k: int) -> Shape:
-        return self.shape.replace(direction=float(self.dirs[k])) if self.aimed_from_caster else self.shape
+        if self.aimed_from_caster:
+            return self.shape.replace(direction=float(self.dirs[k]), pitch=float(self.pitch[k]))
+        return self.shape
 
     def relevant(self, k: int) -> list[int]:
         """The creatures to hit or avoid that placement ``k`` reaches in open field."""
@@ -596,7 +668,7 @@ class _Search:
             return self.built[k]
         try:
             a: Area | None = area(self.shape_at(k), at=self.origin(k), on=self.bmap, rules=self.rules,
-                                  mode=self.mode, elevation=self.elevation)
+                                  mode=self.mode, elevation=float(self.z[k]))
         except OriginOnWallError:
             if not self.aimed_from_caster:
                 raise
@@ -646,9 +718,10 @@ class _Search:
         reached = a.tokens(tokens)
         hits = tuple(r for r in reached if self.is_hit_fn(r.token))
         avoided = tuple(r for r in reached if self.is_avoid_fn(r.token))
-        moved = () if stand is None else (stand.token, stand.path, stand.cost)
+        moved = (None, (), 0.0) if stand is None else (stand.token, stand.path, stand.cost)
         p = Placement(self.at(k), self.direction(k), self.shape_at(k), float(len(hits)), hits, avoided, a,
-                      float(self.dist[k]) if distance is None else distance, self.origin(k), *moved)
+                      float(self.dist[k]) if distance is None else distance, self.origin(k), *moved,
+                      float(self.z[k]), self.pitch_of(k))
         if score is not None:
             p = replace(p, score=real(score(p), "score"))
         return p
@@ -659,16 +732,20 @@ class _Search:
             self.at(k), self.direction(k), float(self.dist[k]),
             tuple(self.tokens[t] for t in rel if self.is_hit[t]),
             tuple(self.tokens[t] for t in rel if self.is_avoid[t]),
-            self.origin(k),
+            self.origin(k), elevation=float(self.z[k]), pitch=self.pitch_of(k),
         )
 
-    def tie(self, k: int) -> tuple[float, float, float, float]:
-        """The tie-breaks after score and avoided: nearer the caster, then y, then x, then direction."""
-        return float(self.dist[k]), float(self.y[k]), float(self.x[k]), float(self.dirs[k])
+    def tie(self, k: int) -> tuple[float, ...]:
+        """The tie-breaks after score and avoided: nearer the caster, then nearer the ground (lower
+        ``|height|``, then lower), then y, then x, then direction, then nearer level (lower ``|pitch|``,
+        then lower)."""
+        z, up = float(self.z[k]), float(self.pitch[k])
+        return float(self.dist[k]), abs(z), z, float(self.y[k]), float(self.x[k]), float(self.dirs[k]), abs(up), up
 
     def order(self, bound: FloatArray) -> NDArray[np.intp]:
         """Candidates by bound (highest first), then the tie-breaks."""
-        return np.lexsort((self.dirs, self.x, self.y, self.dist, -bound))
+        return np.lexsort((self.pitch, np.abs(self.pitch), self.dirs, self.x, self.y, self.z, np.abs(self.z),
+                           self.dist, -bound))
 
 
 def _limit(limit: int) -> int:
@@ -804,11 +881,16 @@ class _Stands:
             warnings.simplefilter("ignore", AoegridWarning)
             return self.on.move_token(self.on.tokens[self.index], int(self.x[n]), int(self.y[n]))
 
-    def distances(self, x: Any, y: Any, rules: Rules) -> FloatArray:
-        """From each stand's space to each point ``(x, y)``: shape ``(stands, points)``."""
+    def distances(self, x: Any, y: Any, rules: Rules, rise: Any = 0.0) -> FloatArray:
+        """From each stand's space to each point ``(x, y)``, ``rise`` above or below the caster: ``(stands, points)``."""
         x, y = np.atleast_1d(np.asarray(x, float))[None, :], np.atleast_1d(np.asarray(y, float))[None, :]
         x0, y0 = self.x[:, None], self.y[:, None]
-        return box_distances(x0, y0, x0 + self.w, y0 + self.h, x, y, rules, self.on.grid)
+        rise = np.atleast_1d(np.asarray(rise, float))[None, :]
+        return box_distances(x0, y0, x0 + self.w, y0 + self.h, x, y, rules, self.on.grid, rise)
+
+    def rise(self, z: Any) -> Any:
+        """How far each height ``z`` lies above or below the caster (it keeps its elevation as it moves)."""
+        return caster_rise(self.caster, z, self.on.grid.square)
 
     def samples(self) -> tuple[FloatArray, FloatArray]:
         """Where lines start from each stand's space (:func:`aoegrid.result.origin_samples`): ``(stands, 5)`` each.
@@ -844,13 +926,13 @@ class _PointMoves:
         self.sight_within_effect = not s.bmap.fog and all(
             w.blocks_effect or not w.blocks_sight for w in s.bmap.walls)
         self.near: dict[int, FloatArray] = {}
-        self.opened: dict[int, tuple[Origins, BoolArray]] = {}
+        self.opened: dict[tuple[int, float], tuple[Origins, BoolArray]] = {}
 
     def reach(self, ks: NDArray[np.intp]) -> None:
         """Work out the distance from every stand to the points of candidates ``ks``, once."""
         ks = np.array([k for k in ks if k not in self.near], dtype=np.intp)
         if len(ks):
-            d = self.stands.distances(self.s.x[ks], self.s.y[ks], self.s.rules)
+            d = self.stands.distances(self.s.x[ks], self.s.y[ks], self.s.rules, self.stands.rise(self.s.z[ks]))
             self.near.update(zip(ks.tolist(), d.T))
 
     def in_range(self, k: int) -> NDArray[np.intp]:
@@ -904,19 +986,20 @@ class _PointMoves:
         sight = seen(Channel.SIGHT)
         return np.where(sight > 0, need, np.where((sight < 0) & self.sight_within_effect, -1, 0)).astype(np.int8)
 
-    def origins(self, n: int) -> tuple[Origins, BoolArray]:
-        """The legal origins from stand ``n`` (:func:`aoegrid.legal_origins`), and those that move."""
-        if n not in self.opened:
-            o = legal_origins(self.s.shape, caster=self.stands.space(n), range=self.rng, on=self.s.bmap,
-                              rules=self.s.rules, need=self.need)
-            self.opened[n] = (o, _moved_points(o))
-        return self.opened[n]
+    def origins(self, n: int, z: float) -> tuple[Origins, BoolArray]:
+        """The legal origins at height ``z`` from stand ``n`` (:func:`aoegrid.legal_origins`), and those that move."""
+        if (n, z) not in self.opened:
+            st = self.stands
+            o = legal_origins(self.s.shape, caster=st.caster.moved_to(int(st.x[n]), int(st.y[n])), range=self.rng,
+                              on=self.s.bmap, rules=self.s.rules, need=self.need, elevation=z)
+            self.opened[(n, z)] = (o, _moved_points(o))
+        return self.opened[(n, z)]
 
     def legal(self, k: int, n: int, sure: int) -> bool:
         """Whether lattice candidate ``k``'s point is legal from stand ``n`` (in range) and stays where chosen."""
         if sure:
             return sure > 0
-        o, moved = self.origins(n)
+        o, moved = self.origins(n, float(self.s.z[k]))
         j, i = self.s.mask_j[k], self.s.mask_i[k]
         return bool(o.mask[j, i] and not moved[j, i])
 
@@ -931,7 +1014,7 @@ class _PointMoves:
         """
         s, st = self.s, self.stands
         x, y = s.x[: s.first_moved], s.y[: s.first_moved]
-        d = space_distances(st.space(n), x, y, s.rules, s.grid)
+        d = space_distances(st.space(n), x, y, s.rules, s.grid, st.rise(s.z[: s.first_moved]))
         if math.isfinite(self.limit):
             x, y = x[d <= self.limit + 1e-9], y[d <= self.limit + 1e-9]
         qx, qy = wall_ahead(s.bmap, st.space(n), x, y)
@@ -941,17 +1024,20 @@ class _PointMoves:
         return float(s._moved(qx[moved], qy[moved], slack=1e-6)[0].max() + st.may_hit)
 
     def moved_from(self, n: int) -> NDArray[np.intp]:
-        """Candidates for the points legal from stand ``n`` that move there (SW5e), added to the search."""
-        o, moved = self.origins(n)
-        mj, mi = np.nonzero(moved)
-        if not len(mj):
-            return np.zeros(0, dtype=np.intp)
-        assert o.moved_to is not None
-        return self.s.add_moved(mj, mi, o.moved_to[mj, mi, 0], o.moved_to[mj, mi, 1])
+        """Candidates for the points legal from stand ``n`` that move there (SW5e), at every height, added to the search."""
+        added = [np.zeros(0, dtype=np.intp)]
+        for z in self.s.heights:
+            o, moved = self.origins(n, z)
+            mj, mi = np.nonzero(moved)
+            if len(mj):
+                assert o.moved_to is not None
+                added.append(self.s.add_moved(mj, mi, o.moved_to[mj, mi, 0], o.moved_to[mj, mi, 1], z))
+        return np.concatenate(added)
 
     def distance(self, k: int, n: int) -> float:
         """From stand ``n``'s space to candidate ``k``'s point, in the grid's unit."""
-        return float(space_distances(self.stands.space(n), self.s.x[k], self.s.y[k], self.s.rules, self.s.grid))
+        s = self.s
+        return float(space_distances(self.stands.space(n), s.x[k], s.y[k], s.rules, s.grid, self.stands.rise(s.z[k])))
 
     def candidate(self, k: int, n: int | None = None) -> Candidate:
         """Candidate ``k`` for a ``bound=``: from stand ``n``, or from every stand (see :class:`Candidate`)."""
@@ -974,7 +1060,7 @@ class _PointMoves:
         """
         s, st = self.s, self.stands
         stand = st.stand(n)
-        tail = (float(st.cost[n]),), (distance, float(s.y[k]), float(s.x[k]), 0.0, float(st.y[n]), float(st.x[n]))
+        tail = (float(st.cost[n]),), (distance, *s.tie(k)[1:], float(st.y[n]), float(st.x[n]))
         if score is None:
             assert base is not None
             dh, da = s.caster_counts(k, stand)
@@ -1035,8 +1121,8 @@ class _PointMoves:
         else:
             bounds = (s.hit_open[lattice] + st.may_hit).astype(float)
 
-        def place(k: int) -> tuple[int, int]:
-            return int(s.mask_j[k]), int(s.mask_i[k])
+        def place(k: int) -> tuple[float, int, int]:
+            return float(s.z[k]), int(s.mask_j[k]), int(s.mask_i[k])
 
         def settle(k: int) -> None:
             found = self.settle(k, top, score, float(bounds[k]))
@@ -1091,15 +1177,16 @@ class _PointMoves:
         return p
 
     def scores(self, score: Callable[[Placement], float] | None) -> FloatArray:
-        """Per point of the lattice, the best score from any stand it is legal from (NaN: none)."""
+        """Per point of the lattice, the best score from any stand and height it is legal from (NaN: none)."""
         s, st = self.s, self.stands
         out = np.full(s.origins.mask.shape, np.nan)
         lattice = np.arange(s.first_moved)
         self.reach(lattice)
         for k in lattice.tolist():
             found = self.settle(k, None, score, math.inf)
-            if found is not None:
-                out[s.mask_j[k], s.mask_i[k]] = -found[0][0]
+            at = s.mask_j[k], s.mask_i[k]
+            if found is not None and not -found[0][0] <= out[at]:
+                out[at] = -found[0][0]
         if self.moves:
             for n in range(len(st)):
                 for k in self.moved_from(n).tolist():
@@ -1130,11 +1217,17 @@ class _AimMoves:
 
         Every square of such an area lies within :func:`shape_extent` (and,
         counted far edge, within its length by the diagonal rule, no less
-        than squares across) of a point on the caster's space: the creatures
-        to hit within that many squares, two more to spare, and the caster.
+        than squares across; aimed up or down, within its outline's box,
+        :func:`aoegrid.stencils._bounds`) of a point on the caster's space:
+        the creatures to hit within that many squares, two more to spare,
+        and the caster.
         """
         s, st = self.search(0), self.stands
-        reach = shape_extent(s.shape, s.rules, s.grid.square) + 2.0
+        reach = shape_extent(s.shape, s.rules, s.grid.square)
+        for up in {float(p) for p in s.pitch if p != 0.0}:  # aimed up or down: as far as its outline's box
+            reach = max(reach, *np.abs(_bounds(s.shape.replace(pitch=up), _Origin(0.0, 0.0, 0.0, 0.0), s.rules,
+                                               s.grid.square)))
+        reach += 2.0
         others = [t.space for n, t in enumerate(s.tokens) if s.is_hit[n] and n != st.index]
         if not others:
             return np.full(len(st), float(st.may_hit))
@@ -1208,8 +1301,8 @@ def _values(s: _Search, score: Callable[[Placement], float] | None, stand: _Stan
 
 def _moving(shape: Shape, caster: Any, rng: Range | float | None, on: BattleMap, rules: Rules | str,
             mode: Mode | str, hit: Selector, avoid: Selector, max_avoid: int | None,
-            directions: Iterable[float | str] | None, need: Need | str | None, elevation: float,
-            move: float | Reach) -> _PointMoves | _AimMoves:
+            directions: Iterable[float | str] | None, pitches: Iterable[float] | None, need: Need | str | None,
+            elevation: float | Iterable[float], move: float | Reach) -> _PointMoves | _AimMoves:
     """The search for ``move=``: where the caster may stand, and what it may place from each square."""
     if caster is None:
         raise InvalidValueError(
@@ -1225,10 +1318,10 @@ def _moving(shape: Shape, caster: Any, rng: Range | float | None, on: BattleMap,
     stands = _Stands(caster, move, on, base, _selector(hit, "hit"), _selector(avoid, "avoid"))
     if origin_lattice(shape, base) == "caster":
         aimed = _AimMoves(stands, lambda token, m: _Search(shape, token, r, m, rules, mode, hit, avoid, max_avoid,
-                                                            directions, need, elevation))
+                                                            directions, pitches, need, elevation))
         aimed.search(0)  # refuses bad arguments before any other work
         return aimed
-    s = _Search(shape, None, None, on, rules, mode, hit, avoid, max_avoid, directions, None, elevation,
+    s = _Search(shape, None, None, on, rules, mode, hit, avoid, max_avoid, directions, pitches, None, elevation,
                 moving=stands.index)
     return _PointMoves(s, stands, r, need)
 
@@ -1247,18 +1340,20 @@ def best_placements(
     score: Callable[[Placement], float] | None = None,
     bound: Callable[[Candidate], float] | None = None,
     directions: Iterable[float | str] | None = None,
+    pitches: Iterable[float] | None = None,
     limit: int = 1,
     need: Need | str | None = None,
-    elevation: float = 0.0,
+    elevation: float | Iterable[float] = 0.0,
     move: float | Reach | None = None,
 ) -> list[Placement]:
     """The best places to put ``shape``: the most foes reached, no friend.
 
     Every legal origin (:func:`aoegrid.legal_origins`) is considered, and
     for cones and lines, which start at the caster, every direction of
-    ``directions``. The points looked at are every intersection under
-    Starfinder and Pathfinder 2e, and every intersection and square centre
-    under SW5e and Savage Worlds, whose points of origin may lie anywhere
+    ``directions`` at every pitch of ``pitches``. The points looked at are
+    every intersection under Starfinder and Pathfinder 2e, and every
+    intersection and square centre under SW5e and Savage Worlds, whose
+    points of origin may lie anywhere
     (:func:`aoegrid.ranges.origin_lattice`): what :func:`aoegrid.area`
     accepts there, all of it; a point between them (an edge's middle) is not
     tried. The answer is exactly what building the area at each of them
@@ -1267,6 +1362,16 @@ def best_placements(
     under SW5e a point the caster cannot see behind a wall is legal when in
     range and scored by the area on the wall's near side, where it comes
     into being (:attr:`Placement.origin`).
+
+    **Heights** (``elevation=``): the origin is at one height (default 0,
+    the ground), or each of a collection is searched (``elevation=range(0,
+    31, 5)``, ``[0, 10, 20]``): every (origin, height) pair is a placement
+    of its own (:attr:`Placement.elevation`), legal where the origin at that
+    height is (:func:`aoegrid.legal_origins` with ``elevation=``: range is
+    measured in three dimensions, from the caster's prism) and scored by the
+    area placed there (``ag.area(..., elevation=p.elevation)``), so a ball
+    lifted among flyers reaches them. A cone or line starts from its caster
+    at each height.
 
     **Move, then place** (``move=``): the caster first moves up to ``move``
     (:func:`aoegrid.reachable`: walls, terrain, creatures in the way, the
@@ -1318,12 +1423,17 @@ def best_placements(
     directions : iterable of degrees or compass names, optional
         For cones and lines: the directions tried (default
         :data:`DIRECTIONS`, every 5 degrees).
+    pitches : iterable of degrees, optional
+        For cones and lines: the pitches tried with every direction, degrees
+        above the horizontal from -90 to 90 (``[0, 30, 60]``; default the
+        shape's own, level unless given): aimed up, a cone reaches flyers.
     limit : int
         How many placements to return.
     need : {"effect", "sight", "both"}, optional
         What the caster needs to the origin (see :func:`aoegrid.legal_origins`).
-    elevation : float
-        The origin's height, as for :func:`aoegrid.area`.
+    elevation : float or iterable of float
+        The origin's height, as for :func:`aoegrid.area`, in the grid's
+        unit; or the heights to search (see *Heights* above).
     move : float or Reach, optional
         How far the caster may move first, in the grid's unit, or a
         :class:`aoegrid.Reach` for it (``ag.reachable(caster, 30, on=m,
@@ -1333,20 +1443,27 @@ def best_placements(
     -------
     list of Placement
         At most ``limit``, best first: higher score, then (with ``move=``)
-        fewer feet moved, then fewer avoided, nearer the caster, then top to
-        bottom (y), left to right (x), then direction, then (with ``move=``)
-        the stand top to bottom, left to right; distance and position are
+        fewer feet moved, then fewer avoided, nearer the caster (in three
+        dimensions, to the origin at its height), then nearer the ground
+        (lower ``|height|``, then the lower: 0, -5, 5, 10), then top to
+        bottom (y), left to right (x), then direction, then nearer level
+        (lower ``|pitch|``, then the lower), then (with ``move=``) the stand
+        top to bottom, left to right; distance and position are
         the point chosen's (:attr:`Placement.at`), so intersections and
-        centres interleave. Empty when no placement is acceptable.
+        centres interleave. With ``move=`` a point of origin appears once a
+        height, from its best stand. Empty when no placement is acceptable.
 
     Raises
     ------
     InvalidTypeError
         ``on`` not a BattleMap; ``hit`` or ``avoid`` neither tags, a
-        predicate nor tokens; with ``move=``, a caster not a Token.
+        predicate nor tokens; with ``move=``, a caster not a Token;
+        ``elevation`` neither a number nor a collection of numbers.
     InvalidValueError
         Neither ``hit`` nor ``score`` given; a bad ``limit`` or
-        ``max_avoid``; ``directions=`` for a shape placed at a point; a
+        ``max_avoid``; an empty ``elevation`` collection or a height not
+        finite; ``directions=`` or ``pitches=`` for a shape placed at a
+        point, an empty one, or a pitch outside -90..90; a
         ``bound`` below a score; a ``move`` negative or not finite, or with
         ``caster=None``; ``caster=None`` with a range, a need, or a cone or
         line; a caster inside a wall.
@@ -1379,14 +1496,26 @@ def best_placements(
     ((1, 3), (2, 3), (3, 3), (4, 2), (5, 2), (6, 2))
     >>> [q.at for q in ag.best_placements(ag.Sphere(5), caster=None, on=hall, hit="enemy", limit=2)]
     [(13, 3), (13, 2)]
+
+    Flyers 30 ft up are beyond a ball on the ground; searching heights lifts
+    it to them (25 ft up is 30 ft from the caster, counted in three
+    dimensions; 30 ft up would be 35):
+
+    >>> bats = ag.BattleMap(ag.Grid(10, 10), tokens=[ag.Token(x, 4, tags={"enemy"}, elevation=30) for x in (4, 5, 6)])
+    >>> bolt = dict(caster=ag.Token(0, 4), range=60, on=bats, hit="enemy")
+    >>> ag.best_placements(ag.Sphere(10), **bolt)[0].score
+    0.0
+    >>> p = ag.best_placements(ag.Sphere(10), **bolt, elevation=range(0, 41, 5))[0]
+    >>> p.at, p.elevation, p.score, p.distance, p.area.elevation
+    ((5, 4), 25.0, 3.0, 30.0, 25.0)
     """
     limit = _limit(limit)
     if hit is None and score is None:
         raise InvalidValueError("best_placements needs hit= (tags, a predicate or tokens) or score= (a callable)")
     if move is not None:
-        return _moving(shape, caster, range, on, rules, mode, hit, avoid, max_avoid, directions, need, elevation,
-                       move).best(limit, score, bound)
-    s = _Search(shape, caster, range, on, rules, mode, hit, avoid, max_avoid, directions, need, elevation)
+        return _moving(shape, caster, range, on, rules, mode, hit, avoid, max_avoid, directions, pitches, need,
+                       elevation, move).best(limit, score, bound)
+    s = _Search(shape, caster, range, on, rules, mode, hit, avoid, max_avoid, directions, pitches, need, elevation)
     top = _Top(limit)
     if score is None:
         bounds = s.hit_open.astype(float)
@@ -1423,8 +1552,9 @@ def placement_scores(
     max_avoid: int | None = 0,
     score: Callable[[Placement], float] | None = None,
     directions: Iterable[float | str] | None = None,
+    pitches: Iterable[float] | None = None,
     need: Need | str | None = None,
-    elevation: float = 0.0,
+    elevation: float | Iterable[float] = 0.0,
     move: float | Reach | None = None,
 ) -> FloatArray:
     """The score of every placement, as :func:`best_placements` scores them.
@@ -1457,7 +1587,10 @@ def placement_scores(
         one score per direction, in increasing degrees
         (``sorted(directions)``, default :data:`DIRECTIONS`), NaN where the
         direction starts inside a wall; with ``move=``, one per square, as
-        above.
+        above. With several heights (``elevation=[...]``), each entry is the
+        best score over the heights (a point legal at one height only
+        scores there); for cones and lines, over the heights and the
+        ``pitches`` too (one score per direction still).
 
     Examples
     --------
@@ -1483,12 +1616,12 @@ def placement_scores(
     if hit is None and score is None:
         raise InvalidValueError("placement_scores needs hit= (tags, a predicate or tokens) or score= (a callable)")
     if move is not None:
-        return _moving(shape, caster, range, on, rules, mode, hit, avoid, max_avoid, directions, need, elevation,
-                       move).scores(score)
-    s = _Search(shape, caster, range, on, rules, mode, hit, avoid, max_avoid, directions, need, elevation)
+        return _moving(shape, caster, range, on, rules, mode, hit, avoid, max_avoid, directions, pitches, need,
+                       elevation, move).scores(score)
+    s = _Search(shape, caster, range, on, rules, mode, hit, avoid, max_avoid, directions, pitches, need, elevation)
     values = _values(s, score)
     if s.aimed_from_caster:
-        return values
+        return s.by_direction(values)
     out = np.full(s.origins.mask.shape, np.nan)
-    out[s.mask_j, s.mask_i] = values
+    np.fmax.at(out, (s.mask_j, s.mask_i), values)  # the best height at each point
     return out

@@ -28,18 +28,23 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
-from aoegrid.cover import GRADES, Cover, CoverRule
+import numpy as np
+from numpy.typing import NDArray
+
+from aoegrid.cover import GRADES, Cover, CoverRule, grade
 from aoegrid.distance import measure3
 from aoegrid.errors import InvalidTypeError, InvalidValueError
 from aoegrid.options import parse_option
 from aoegrid.raster import Window
 from aoegrid.regions import EPS
-from aoegrid.result import vertical_gap
+from aoegrid.result import NUDGE, vertical_gap
 from aoegrid.tokens import Token
 from aoegrid.walls import Channel
 
 if TYPE_CHECKING:
     from aoegrid.result import AreaCore
+
+BoolArray = NDArray[np.bool_]
 
 
 class Membership(str, Enum):
@@ -160,6 +165,11 @@ def _in_area(area: AreaCore, token: Token, membership: Membership, share: float)
     inside = [s for s in squares if mask[s[1], s[0]] and _height_ok(area, token, s)]
     if not inside:
         return None
+    if _in_3d(area):
+        clear, held = _prism_lines(area, token)
+        rows = [squares.index(s) for s in inside]
+        if not (clear[rows] & held[rows]).any():
+            return None
     if membership is Membership.CENTER:
         cx, cy = token.space.center
         central = {(x, y) for x, y in squares if x <= cx <= x + 1 and y <= cy <= y + 1}
@@ -186,11 +196,18 @@ def _cover(area: AreaCore, token: Token) -> Cover:
     assert area.rules is not None
     if area.battlemap is None:
         return Cover.NONE
-    sp = token.space
-    g = area.grid
-    x0, y0 = max(sp.x, 0), max(sp.y, 0)
-    window = Window(x0, y0, min(sp.x + sp.width, g.width) - x0, min(sp.y + sp.height, g.height) - y0)
-    visible, grades = area.reach(Channel.EFFECT, window)
+    if _in_3d(area):
+        clear, _ = _prism_lines(area, token)
+        visible = clear.mean(axis=(1, 2))
+        # The corner lines of the height where most of them are clear.
+        blocked = 4 - clear[:, 1:, :].sum(axis=1).max(axis=1)
+        grades = grade(area.rules.cover, visible, blocked)
+    else:
+        sp = token.space
+        g = area.grid
+        x0, y0 = max(sp.x, 0), max(sp.y, 0)
+        window = Window(x0, y0, min(sp.x + sp.width, g.width) - x0, min(sp.y + sp.height, g.height) - y0)
+        visible, grades = area.reach(Channel.EFFECT, window)
     if (visible <= EPS).all():
         return Cover.TOTAL
     rule = area.rules.cover
@@ -199,6 +216,41 @@ def _cover(area: AreaCore, token: Token) -> Cover:
     if rule is CoverRule.ANY_CORNER:
         return Cover.PARTIAL if (visible < 1.0 - EPS).any() else Cover.NONE
     return Cover.NONE
+
+
+def _in_3d(area: AreaCore) -> bool:
+    """Whether walls shorter than the solid's heights, or floors within them, are on the area's map."""
+    bmap = area.battlemap
+    return bmap is not None and any(bmap.in_3d(*area.vertical_extent()))
+
+
+def _prism_lines(area: AreaCore, token: Token) -> tuple[BoolArray, BoolArray]:
+    """Line of effect in three dimensions to the test points of the creature's prism, over its squares on the grid.
+
+    Test points, per square (:func:`_squares`, in order): its centre and its
+    four corners moved :data:`aoegrid.result.NUDGE` inward, at the prism's
+    bottom, middle and top, each height clipped to the solid's
+    (:meth:`AreaCore.vertical_extent`). Returns ``(clear, held)``, each
+    ``(squares, 5, 3)``: whether the origin reaches the point
+    (:meth:`AreaCore.lines3`) and whether the point is in the solid
+    (:meth:`AreaCore.column_meets`). Kept on the area: reach and cover
+    both read them.
+    """
+    kept = area._prisms.get(token)
+    if kept is not None:
+        return kept
+    low, high = token.prism(area.grid.square)
+    lo, hi = area.vertical_extent()
+    zs = np.clip([low, (low + high) / 2, high], lo, hi)
+    corner = np.array([(0.5, 0.5), (NUDGE, NUDGE), (1 - NUDGE, NUDGE), (NUDGE, 1 - NUDGE), (1 - NUDGE, 1 - NUDGE)])
+    sq = np.array(_squares(area, token), dtype=np.float64).reshape(-1, 2)
+    shape = (len(sq), len(corner), len(zs))
+    sx, sy = np.broadcast_to(sq[:, 0, None, None], shape), np.broadcast_to(sq[:, 1, None, None], shape)
+    pz = np.broadcast_to(zs[None, None, :], shape)
+    held = area.column_meets(sx.ravel(), sy.ravel(), pz.ravel(), pz.ravel()).reshape(shape)
+    clear = area.lines3(sx + corner[None, :, 0, None], sy + corner[None, :, 1, None], pz)[0].reshape(shape)
+    area._prisms[token] = (clear, held)
+    return clear, held
 
 
 def _distance(area: AreaCore, token: Token) -> float:

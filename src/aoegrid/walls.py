@@ -109,6 +109,11 @@ class Wall:
     one_way : str, optional
         ``"left"`` or ``"right"``: the wall blocks only lines that start on
         that side of it, seen looking from ``start`` to ``end``.
+    bottom, top : float
+        The heights (grid unit, as :attr:`Token.elevation <aoegrid.Token.elevation>`)
+        the wall spans; a line is blocked only where it passes through the
+        wall between them. Default ``-inf`` and ``+inf``: a wall of any
+        height, as in two dimensions (see :attr:`infinite`).
 
     Examples
     --------
@@ -118,6 +123,8 @@ class Wall:
     False
     >>> Wall((3, 4), (4, 4), kind="door", open=True).blocks_effect
     False
+    >>> Wall((0, 0), (0, 4), top=5).span
+    (-inf, 5.0)
     """
 
     start: tuple[float, float]
@@ -126,6 +133,8 @@ class Wall:
     kind: WallKind | str = WallKind.WALL
     open: bool = False
     one_way: Side | str | None = None
+    bottom: float = -math.inf
+    top: float = math.inf
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -144,6 +153,23 @@ class Wall:
             raise InvalidTypeError(f"Wall open must be True or False, got {self.open!r}")
         if self.one_way is not None:
             set_(self, "one_way", parse_option(Side, self.one_way, "Wall one_way"))
+        if self.bottom != -math.inf or self.top != math.inf:
+            set_(self, "bottom", _height(self.bottom, "Wall bottom"))
+            set_(self, "top", _height(self.top, "Wall top"))
+            if self.bottom > self.top:
+                raise InvalidValueError(
+                    f"Wall bottom must not be above its top, got bottom={self.bottom:g} and top={self.top:g}"
+                )
+
+    @property
+    def span(self) -> tuple[float, float]:
+        """``(bottom, top)``: the heights the wall spans."""
+        return (self.bottom, self.top)
+
+    @property
+    def infinite(self) -> bool:
+        """Whether the wall spans every height (the default): a wall as in two dimensions."""
+        return self.bottom == -math.inf and self.top == math.inf
 
     def blocks_channel(self, channel: Channel) -> bool:
         """Whether this wall, in its current state, blocks ``channel``."""
@@ -208,6 +234,19 @@ def walls_from(obj: Any, **options: Any) -> list[Wall]:
     if len(points) < 2:
         raise InvalidValueError(f"a wall polyline needs at least two points, got {obj!r}")
     return [Wall(a, b, **options) for a, b in itertools.pairwise(points)]
+
+
+def _height(value: Any, field: str) -> float:
+    """A wall's bottom or top: a number, not NaN; ``-inf`` and ``+inf`` mean unbounded."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise InvalidTypeError(f"{field} must be a number, got {value!r} of type {type(value).__name__}")
+    try:
+        out = float(value)
+    except OverflowError:  # an int beyond the float range
+        raise InvalidValueError(f"{field} must be a number within the float range, got {value!r:.40}") from None
+    if math.isnan(out):
+        raise InvalidValueError(f"{field} must be a number or an infinity, got nan")
+    return out
 
 
 def _point(value: Any, field: str) -> tuple[float, float]:
@@ -277,8 +316,10 @@ def tidy(walls: Sequence[Wall], size: tuple[float, float] | None = None) -> Tidi
     """
     rows = np.array([(*w.start, *w.end) for w in walls], dtype=np.float64).reshape(-1, 4)
     ways = np.array([0 if w.one_way is None else (1 if w.one_way is Side.RIGHT else -1) for w in walls], np.int8)
+    spans = spans_of(walls)
     zero = (rows[:, 0] == rows[:, 2]) & (rows[:, 1] == rows[:, 3])
     rows, ways = rows[~zero], ways[~zero]
+    spans = None if spans is None else spans[~zero]
     outside = clipped = 0
     scale = 1.0
     if size is not None:
@@ -289,7 +330,8 @@ def tidy(walls: Sequence[Wall], size: tuple[float, float] | None = None) -> Tidi
         outside = len(rows) - int(on_map.sum())
         clipped = int(cut[on_map].sum())
         rows, ways = pieces[on_map], ways[which[on_map]]
-    segs, ways, merged = _merge(rows, ways, scale)
+        spans = None if spans is None else spans[which[on_map]]
+    segs, ways, merged = _merge(rows, ways, scale, spans)
     return Tidied(segs, ways, int(zero.sum()), outside, clipped, merged)
 
 
@@ -395,11 +437,26 @@ def oriented(segs: FloatArray, ways: NDArray[np.int8]) -> tuple[FloatArray, NDAr
     return np.where(swap[:, None], segs[:, [2, 3, 0, 1]], segs), np.where(swap, -ways, ways).astype(np.int8)
 
 
-def _merge(segs: FloatArray, ways: NDArray[np.int8], scale: float) -> tuple[FloatArray, NDArray[np.int8], int]:
+def spans_of(walls: Sequence[Wall]) -> NDArray[np.intp] | None:
+    """Each wall's span as a code (equal spans, equal codes), or None when every wall spans every height.
+
+    Walls of different spans (:attr:`Wall.span`) are never merged (:func:`_merge`).
+    """
+    if all(w.infinite for w in walls):
+        return None
+    pairs = np.array([w.span for w in walls], dtype=np.float64).reshape(-1, 2)
+    return np.unique(pairs, axis=0, return_inverse=True)[1].reshape(-1).astype(np.intp)
+
+
+def _merge(
+    segs: FloatArray, ways: NDArray[np.int8], scale: float, spans: NDArray[np.intp] | None = None
+) -> tuple[FloatArray, NDArray[np.int8], int]:
     """Merge duplicate and overlapping collinear walls into walls that do not overlap.
 
     Walls are grouped by the line they lie on (direction and offset, to
-    :data:`_LINE_TOL`). Along each line, the stretches blocked from each
+    :data:`_LINE_TOL`) and by their span (``spans``, codes from
+    :func:`spans_of`; None: all alike): walls of different heights are never
+    merged. Along each line, the stretches blocked from each
     side (a two-way wall blocks both, a one-way wall one) are merged where
     walls overlap by a positive length, and the line is cut at the ends of
     those stretches: a piece blocked from both sides is a two-way wall, one
@@ -425,9 +482,12 @@ def _merge(segs: FloatArray, ways: NDArray[np.int8], scale: float) -> tuple[Floa
     if n < 2:
         return s, ways, 0
     line_a, line_c, ux, uy = line_keys(s, scale)
-    order = np.lexsort((line_c, line_a))
+    span = np.zeros(n, dtype=np.intp) if spans is None else spans
+    order = np.lexsort((span, line_c, line_a))
     s, ways, ux, uy, line_a, line_c = s[order], ways[order], ux[order], uy[order], line_a[order], line_c[order]
-    starts = np.flatnonzero(np.r_[True, (line_a[1:] != line_a[:-1]) | (line_c[1:] != line_c[:-1])])
+    span = span[order]
+    new_line = (line_a[1:] != line_a[:-1]) | (line_c[1:] != line_c[:-1]) | (span[1:] != span[:-1])
+    starts = np.flatnonzero(np.r_[True, new_line])
     group = np.repeat(np.arange(starts.size), np.diff(np.r_[starts, n]))
     # Project onto each line's first direction: intervals [lo, hi] along it.
     # A wall that rounding turns round against it blocks the other side of it.

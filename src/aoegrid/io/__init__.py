@@ -44,13 +44,14 @@ Examples
 ('uvtt 0.3', 64.0, (0.0, 0.0))
 """
 
-from aoegrid.io.common import Light, MapFileError, MapInfo, decode_text
+from aoegrid.io.common import Level, Light, MapFileError, MapInfo, decode_text
 from aoegrid.io.foundry import add_templates, read_foundry
 from aoegrid.io.load import load_map
 from aoegrid.io.text import read_text_map
 from aoegrid.io.uvtt import demo_map, read_uvtt
 
 __all__ = [
+    "Level",
     "Light",
     "MapFileError",
     "MapInfo",

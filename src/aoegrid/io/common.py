@@ -21,13 +21,13 @@ import sys
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, BinaryIO, NoReturn
+from typing import Any, BinaryIO, NamedTuple, NoReturn
 
 from aoegrid._validate import shown, shown_int
 from aoegrid.errors import GridTooLargeError, InvalidTypeError, InvalidValueError
 from aoegrid.grid import Grid
 
-__all__ = ["Light", "MapFileError", "MapInfo", "decode_text"]
+__all__ = ["Level", "Light", "MapFileError", "MapInfo", "decode_text"]
 
 Point = tuple[float, float]
 Segment = tuple[Point, Point]
@@ -62,6 +62,24 @@ class Light:
     range: float
     intensity: float
     color: str
+
+
+class Level(NamedTuple):
+    """A storey a map file names: the heights it spans (grid unit, as token elevations) and its name.
+
+    Kept as data (:attr:`MapInfo.levels`): what is on a level is the walls'
+    spans and the floors (:attr:`BattleMap.floors <aoegrid.BattleMap.floors>`),
+    not the level. ``-inf`` or ``inf`` for a level unbounded below or above.
+
+    Examples
+    --------
+    >>> Level(0.0, 10.0, "Ground")
+    Level(bottom=0.0, top=10.0, name='Ground')
+    """
+
+    bottom: float
+    top: float
+    name: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,6 +214,10 @@ class MapInfo:
         it (``background.src``, v10+; ``img`` in 0.7 to v9); None when it
         has none, and for other formats (a Universal VTT file embeds its
         image: see :meth:`image`).
+    levels : tuple of Level
+        The storeys a Foundry scene defines (the Levels module's
+        ``flags.levels.sceneLevels``, or Foundry V14's scene ``levels``),
+        bottom to top as the scene lists them; empty for other formats.
 
     Notes
     -----
@@ -214,6 +236,7 @@ class MapInfo:
     lights: tuple[Light, ...] = ()
     notes: tuple[str, ...] = ()
     background: str | None = None
+    levels: tuple[Level, ...] = ()
     _image: ImageRef | None = field(default=None, repr=False, compare=False)
 
     @property

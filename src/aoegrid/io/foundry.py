@@ -22,14 +22,17 @@ from typing import Any
 
 import numpy as np
 import shapely
+import shapely.affinity
 from numpy.typing import NDArray
 
 from aoegrid.errors import InvalidTypeError, InvalidValueError
+from aoegrid.floors import Floor
 from aoegrid.grid import Grid
 from aoegrid.io.common import (
     TOL,
     Fields,
     JsonFile,
+    Level,
     MapFileError,
     MapInfo,
     as_path,
@@ -57,7 +60,7 @@ _SIGHT_LEVELS = {0: _NONE, 1: _NORMAL, 2: _LIMITED, 10: _LIMITED, 20: _NORMAL, 3
 _MOVE_LEVELS = (0, 1, 20)
 
 #: The Wall Height module's flags (``flags["wall-height"]``): a wall's ``top`` and ``bottom``, a token's
-#: ``tokenHeight``; and the Levels module's (``flags.levels.sceneLevels``: a scene's floors).
+#: ``tokenHeight``; and the Levels module's (a scene's ``sceneLevels``, a tile's ``rangeTop``, ``noCollision``).
 WALL_HEIGHT = "wall-height"
 LEVELS = "levels"
 
@@ -125,11 +128,24 @@ def read_foundry(path: str | os.PathLike[str], *, invisible_blocks_effect: bool 
     units) become ``Token(elevation=..., height=...)``; a height missing,
     null or 0 is the default (as tall as the token's space is wide), and
     a field that is not a finite number (a negative height too) is read as
-    its default with a note, as every odd token field is. Wall heights are
-    not modelled yet: every wall is read as infinitely tall, and a note
-    counts the walls with Wall Height bounds (``flags["wall-height"]``
-    ``top``/``bottom``); a scene with Levels floors
-    (``flags.levels.sceneLevels``) is read as one floor, with a note.
+    its default with a note, as every odd token field is. A wall's Wall
+    Height ``flags["wall-height"].bottom`` and ``.top`` (scene units; a
+    missing or null end is unbounded, as the module reads them) become
+    ``Wall(bottom=..., top=...)``; a bottom above the top, or an end that is
+    not a number, refuses the scene. The Levels module's storeys
+    (``flags.levels.sceneLevels``, ``[bottom, top, name]``, numbers or the
+    strings its UI saves) or Foundry V14's scene ``levels`` (``name``,
+    ``elevation.bottom``/``top``; these win when a scene has both) are
+    ``info.levels``; an odd level is read as Levels' migration reads it, or
+    skipped, with a note. A tile with Levels flags (``flags.levels``) is a
+    :class:`~aoegrid.Floor`: its rectangle, turned by its ``rotation``, at
+    its ``elevation`` (``flags.levels.rangeBottom`` before v12), as Levels
+    blocks a line where it crosses a tile's bottom; ``rangeTop``,
+    ``isBasement`` and ``showIfAbove`` only choose from which heights the
+    tile is drawn, and a tile marked ``noCollision`` ("Allow Sight") is no
+    floor. A tile that makes no valid floor (a width of 0) refuses the
+    scene. Notes tell what is not read: a V14 wall's height from its
+    levels, and ``flags.levels.backgroundElevation``.
 
     Scene regions (v12+) with an enabled ``modifyMovementCost`` behaviour
     become terrain (:attr:`BattleMap.terrain`): the behaviour's walking
@@ -148,8 +164,9 @@ def read_foundry(path: str | os.PathLike[str], *, invisible_blocks_effect: bool 
     ------
     MapFileError
         Invalid JSON, a missing ``walls`` list or grid size, a field of the
-        wrong type or out of range, a NaN coordinate, a hex grid, or a scene
-        too large for this machine.
+        wrong type or out of range, a NaN coordinate, a hex grid, a wall
+        whose Wall Height bottom is above its top, a Levels tile that is no
+        valid floor, or a scene too large for this machine.
     OSError
         If the file cannot be read.
 
@@ -203,7 +220,7 @@ def foundry_map(src: JsonFile, *, invisible_blocks_effect: bool = True) -> Battl
     shift = (math.ceil(width * padding / size), math.ceil(height * padding / size))
 
     walls: list[Wall] = []
-    zero = limited = proximity = inert = bounded = 0
+    zero = limited = proximity = inert = 0
     for i in range(len(listed)):
         at = f.name("walls", i)
         w = f.mapping(listed, i, "walls")
@@ -223,12 +240,11 @@ def foundry_map(src: JsonFile, *, invisible_blocks_effect: bool = True) -> Battl
         one_way = (None, "left", "right")[f.choice(w, "dir", at, (0, 1, 2), 0)]
         proximity += sight == _PROXIMITY
         sees_through = sight in (_NONE, _LIMITED)
-        has_bounds = any(_flags(w, WALL_HEIGHT).get(k) is not None for k in ("top", "bottom"))  # null: unbounded
+        bottom, top = _wall_span(f, w, at)
         if door:
             limited += sight == _LIMITED
-            bounded += has_bounds
             kind = WallKind.WINDOW if sees_through else WallKind.DOOR
-            walls.append(Wall(a, b, kind=kind, open=state == 1, one_way=one_way))
+            walls.append(Wall(a, b, kind=kind, open=state == 1, one_way=one_way, bottom=bottom, top=top))
             continue
         blocks = set()
         if move:
@@ -241,16 +257,17 @@ def foundry_map(src: JsonFile, *, invisible_blocks_effect: bool = True) -> Battl
             inert += 1
             continue
         limited += sight == _LIMITED
-        bounded += has_bounds
-        walls.append(Wall(a, b, blocks=frozenset(blocks), one_way=one_way))
+        walls.append(Wall(a, b, blocks=frozenset(blocks), one_way=one_way, bottom=bottom, top=top))
     notes += count_note(zero, "dropped {n} zero-length wall{s}")
     notes += count_note(limited, "{n} limited (terrain) wall{s} read as not blocking sight (Foundry blocks "
                                   "sight only from the second limited wall a line crosses)")
     notes += count_note(proximity, "{n} proximity wall{s} read as normal walls")
     notes += count_note(inert, "dropped {n} wall{s} blocking neither movement nor sight")
-    notes += count_note(bounded, f"{{n}} wall{{s}} with Wall Height bounds (flags.{WALL_HEIGHT} top, bottom) read as "
-                                 "infinitely tall (wall heights are not modelled yet)")
-    notes += _levels_note(d)
+    notes += count_note(sum(bool(w.get("levels")) for w in listed if isinstance(w, dict)),
+                        "{n} wall{s} on V14 scene levels (a wall's levels): the heights of their levels are not "
+                        "read (Wall Height bounds are)")
+    levels = _levels(d, distance, notes)
+    floors = _floors(f, d, size, shift, notes)
     tokens = _tokens(d, grid, size, shift, notes)
     background = _background(d, fmt, notes)
     for key in ("lights", "templates"):
@@ -258,8 +275,8 @@ def foundry_map(src: JsonFile, *, invisible_blocks_effect: bool = True) -> Battl
             notes += count_note(len(d[key]), f"skipped {{n}} {key[:-1]}{{s}} (not read)")
     terrain = _terrain(f, d, grid, size, shift, notes)
     offset = (shift[0] * size, shift[1] * size)
-    info = MapInfo(src.source, fmt, size, offset, (), tuple(notes), background)
-    return BattleMap(grid, walls, tokens, info=info, terrain=terrain)
+    info = MapInfo(src.source, fmt, size, offset, (), tuple(notes), background, levels)
+    return BattleMap(grid, walls, tokens, info=info, terrain=terrain, floors=floors)
 
 
 #: The region behaviour that changes movement cost, and the movement action read from it.
@@ -426,13 +443,139 @@ def _flags(doc: dict[str, Any], module: str) -> dict[str, Any]:
     return held if isinstance(held, dict) else {}
 
 
-def _levels_note(d: dict[str, Any]) -> list[str]:
-    """A note when the scene has Levels floors (``flags.levels.sceneLevels``), which are not modelled."""
-    floors = _flags(d, LEVELS).get("sceneLevels")
-    if not isinstance(floors, list) or not floors:
+def _wall_span(f: Fields, w: dict[str, Any], at: str) -> tuple[float, float]:
+    """A wall's Wall Height ``bottom`` and ``top`` (scene units); missing or null is unbounded.
+
+    Wall Height reads ``flags["wall-height"].top ?? Infinity`` and ``.bottom ?? -Infinity``
+    (theripper93/wall-height, scripts/utils.js ``getWallBounds``); JSON writes Infinity as null.
+    """
+    held, name = _flags(w, WALL_HEIGHT), f.name(f.name(at, "flags"), WALL_HEIGHT)
+    bottom = -math.inf if held.get("bottom") is None else f.number(held, "bottom", name)
+    top = math.inf if held.get("top") is None else f.number(held, "top", name)
+    if bottom > top:
+        f.fail(name, f"has its bottom {bottom:g} above its top {top:g}: a wall spans bottom to top")
+    return bottom, top
+
+
+def _level_number(value: Any) -> float | None:
+    """A Levels number as the module parses it (``parseFloat``): a number, or a numeric string; else None."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return None
+    try:
+        number = float(value.strip() if isinstance(value, str) else value)
+    except (ValueError, OverflowError):  # not a number; an integer past the float range
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _levels(d: dict[str, Any], distance: float, notes: list[str]) -> tuple[Level, ...]:
+    """The scene's storeys: Foundry V14's ``levels``, else the Levels module's ``flags.levels.sceneLevels``.
+
+    An odd level is read as Levels' own migration to V14 reads it, or skipped, with a note: levels are
+    kept as data, never a reason to refuse a scene.
+    """
+    core = d.get("levels")
+    legacy = _flags(d, LEVELS).get("sceneLevels")
+    if isinstance(core, list) and core:
+        if isinstance(legacy, list) and legacy:
+            notes.append(f"the scene has V14 levels and the Levels module's flags.{LEVELS}.sceneLevels: read the "
+                         "V14 levels (Levels migrates its own to them)")
+        return tuple(level for i, doc in enumerate(core) if (level := _core_level(doc, f"levels[{i}]", notes)))
+    if not isinstance(legacy, list):
+        return ()
+    out = []
+    for i, entry in enumerate(legacy):
+        at = f"flags.{LEVELS}.sceneLevels[{i}]"
+        if not isinstance(entry, list) or len(entry) < 2:
+            notes.append(f"{at} must be [bottom, top, name], got {show(entry)}: skipped")
+            continue
+        # Levels' migration to V14 (theripper93/Levels, scripts/migration.js): a bottom that is not a number
+        # is 0, a top that is not one two grid squares above the bottom; the UI stores them as strings.
+        bottom, top = _level_number(entry[0]), _level_number(entry[1])
+        if bottom is None:
+            notes.append(f"{at} bottom is not a number, got {show(entry[0])}: read as 0")
+            bottom = 0.0
+        if top is None:
+            top = bottom + 2 * distance
+            notes.append(f"{at} top is not a number, got {show(entry[1])}: read as {top:g} (two squares up)")
+        name = entry[2] if len(entry) > 2 and isinstance(entry[2], str) else ""
+        if bottom > top:
+            notes.append(f"{at} has its bottom {bottom:g} above its top {top:g}: skipped")
+            continue
+        out.append(Level(bottom, top, name))
+    return tuple(out)
+
+
+def _core_level(doc: Any, at: str, notes: list[str]) -> Level | None:
+    """A V14 ``Level`` document (``name``, ``elevation.bottom``/``top``; JSON's null is unbounded), or None."""
+    elevation = doc.get("elevation") if isinstance(doc, dict) else None
+    if not isinstance(elevation, dict):
+        notes.append(f"{at} must be a Level with an elevation {{bottom, top}}, got {show(doc)}: skipped")
+        return None
+    ends = []
+    for key, unbounded in (("bottom", -math.inf), ("top", math.inf)):
+        value = elevation.get(key)
+        number = unbounded if value is None else None if isinstance(value, str) else _level_number(value)
+        if number is None:
+            notes.append(f"{at}.elevation.{key} must be a number, got {show(value)}: skipped")
+            return None
+        ends.append(number)
+    if ends[0] > ends[1]:
+        notes.append(f"{at}.elevation has its bottom {ends[0]:g} above its top {ends[1]:g}: skipped")
+        return None
+    name = doc.get("name")
+    return Level(ends[0], ends[1], name if isinstance(name, str) else "")
+
+
+def _floors(f: Fields, d: dict[str, Any], size: float, shift: tuple[int, int], notes: list[str]) -> list[Floor]:
+    """The Levels module's tiles as floors: each tile's rectangle at its elevation.
+
+    Levels tests a line against every tile not marked ``noCollision`` ("Allow Sight") as a plane at
+    the tile's bottom, ``elevation`` (``flags.levels.rangeBottom`` before Foundry v12), where the
+    tile is opaque (theripper93/Levels, scripts/handlers/sightHandler.js ``testCollision``);
+    ``rangeTop``, ``isBasement`` and ``showIfAbove`` only choose from which heights the tile is
+    drawn. Tiles without Levels flags are decoration (Levels' migration skips them too).
+    """
+    listed = d.get("tiles")
+    if listed is None:
         return []
-    return count_note(len(floors), f"the scene has {{n}} Levels floor{{s}} (flags.{LEVELS}.sceneLevels): read as "
-                                   "one floor, its walls infinitely tall (Levels is not modelled yet)")
+    tiles = f.items(d, "tiles")
+    out, see_through, unplaced = [], 0, 0
+    for i in range(len(tiles)):
+        at = f.name("tiles", i)
+        tile = f.mapping(tiles, i, "tiles")
+        flags = tile.get("flags")
+        held = flags.get(LEVELS) if isinstance(flags, dict) else None
+        if not isinstance(held, dict):
+            continue
+        if held.get("noCollision") is True:
+            see_through += 1
+            continue
+        if tile.get("elevation") is not None:
+            elevation = f.number(tile, "elevation", at)
+        elif held.get("rangeBottom") is not None:
+            elevation = f.number(held, "rangeBottom", f.name(f.name(at, "flags"), LEVELS))
+        else:  # Levels reads a tile without a bottom as -Infinity: no plane
+            unplaced += 1
+            continue
+        x, y = f.on_grid(at, (f.number(tile, "x", at) / size - shift[0], f.number(tile, "y", at) / size - shift[1]))
+        w, h = f.number(tile, "width", at) / size, f.number(tile, "height", at) / size
+        rectangle = shapely.Polygon([(x, y), (x + w, y), (x + w, y + h), (x, y + h)])
+        turn = f.number(tile, "rotation", at, default=0.0)
+        if turn:  # Foundry turns a tile about its centre, clockwise on screen (y down)
+            rectangle = shapely.affinity.rotate(rectangle, turn, origin="center")
+        try:
+            out.append(Floor(rectangle, elevation))
+        except InvalidValueError as exc:
+            f.fail(at, f"is not a valid floor: {exc}")
+    notes += count_note(see_through, f"{{n}} Levels tile{{s}} marked Allow Sight (flags.{LEVELS}.noCollision) "
+                                     "read as no floor")
+    notes += count_note(unplaced, f"{{n}} Levels tile{{s}} without an elevation (or flags.{LEVELS}.rangeBottom) "
+                                  "read as no floor")
+    ground = _level_number(_flags(d, LEVELS).get("backgroundElevation"))
+    if ground:
+        notes.append(f"the background lies at flags.{LEVELS}.backgroundElevation {ground:g}: not read as a floor")
+    return out
 
 
 #: Foundry's token dispositions (``CONST.TOKEN_DISPOSITIONS``) as tags.

@@ -21,6 +21,18 @@ are ignored; trailing whitespace is stripped; then every row must have the
 same length and every character must be one of the above. Rows and columns
 in error messages count from 1.
 
+Heights and floors (:attr:`Wall.top <aoegrid.Wall>`, :class:`~aoegrid.Floor`;
+heights in feet, as token elevations) go on lines after the rows:
+
+* ``heights: #=..20 ==0..5 +=0..10``: each entry is a character, ``=`` and
+  the span ``bottom..top`` its walls cover (an end left out is unbounded).
+  ``#``, ``+`` and ``'`` set the span of wall squares and doors; any other
+  character (not a letter, ``.`` or a terrain symbol) becomes a wall square
+  of its own, outlined as its own blocks (a low wall, a parapet);
+* ``floor 10: 1,1 8,1 8,4 1,4``: a floor at height 10 whose outline runs
+  through those grid points (corners of squares are whole numbers); ``/``
+  starts a hole: ``floor 10: 0,0 9,0 9,5 0,5 / 3,1 5,1 5,3 3,3``.
+
 Examples
 --------
 >>> m = read_text_map('''
@@ -39,11 +51,24 @@ Examples
 ((4.5, 3.0), (4.5, 4.0), False)
 >>> read_text_map("a~^%.").terrain
 array([[0, 1, 2, 3, 0]], dtype=int8)
+>>> loft = read_text_map('''
+...     #########
+...     #a..=..b#
+...     #...=...#
+...     #########
+...     heights: #=..20 ==0..5
+...     floor 10: 1,1 4,1 4,3 1,3
+... ''')
+>>> sorted({w.span for w in loft.walls})
+[(-inf, 20.0), (0.0, 5.0)]
+>>> loft.floors[0].elevation, loft.floors[0].polygon.bounds
+(10.0, (1.0, 1.0, 4.0, 3.0))
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import textwrap
 from collections.abc import Iterator
@@ -53,7 +78,8 @@ from typing import Any
 import numpy as np
 import shapely
 
-from aoegrid.errors import InvalidTypeError
+from aoegrid.errors import InvalidTypeError, InvalidValueError
+from aoegrid.floors import Floor
 from aoegrid.grid import Grid
 from aoegrid.io.common import MapFileError, MapInfo, decode_text, open_file
 from aoegrid.maps import BattleMap
@@ -69,6 +95,7 @@ _WALLISH = "#+'"
 _DOORS = {"+": False, "'": True}  # character -> open
 #: Terrain characters and their kinds (:class:`aoegrid.options.Terrain` codes).
 TERRAIN = {"~": 1, "^": 2, "%": 3}
+_ANY_HEIGHT = (-math.inf, math.inf)
 
 
 def read_text_map(text_or_path: str | os.PathLike[str]) -> BattleMap:
@@ -108,17 +135,26 @@ def read_text_map(text_or_path: str | os.PathLike[str]) -> BattleMap:
 
 def text_map(text: str, source: str) -> BattleMap:
     """The map of a text map's characters; ``source`` names it in errors."""
-    rows = _text_rows(text, source)
+    lines = text.splitlines()
+    directives: list[str] = []
+    while lines and (not lines[-1].strip() or ":" in lines[-1]):  # a row never holds ":"
+        line = lines.pop().strip()
+        if line:
+            directives.insert(0, line)
+    spans, floors = _directives(directives, source)
+    rows = _text_rows("\n".join(lines), source, "".join(spans))
     height, width = len(rows), len(rows[0])
+    wallish_chars = _WALLISH + "".join(spans)
 
     def wallish(x: int, y: int) -> bool:
-        return 0 <= x < width and 0 <= y < height and rows[y][x] in _WALLISH
+        return 0 <= x < width and 0 <= y < height and rows[y][x] in wallish_chars
 
-    boxes, walls, tokens = [], [], []
+    boxes: dict[str, list[shapely.Polygon]] = {}
+    walls, tokens = [], []
     terrain = np.zeros((height, width), dtype=np.int8)
     for y, x, ch in _cells(rows):
-        if ch == "#":
-            boxes.append(shapely.box(x, y, x + 1, y + 1))
+        if ch == "#" or ch in spans and ch not in _DOORS:
+            boxes.setdefault(ch, []).append(shapely.box(x, y, x + 1, y + 1))
         elif ch in _DOORS:
             across = wallish(x - 1, y) + wallish(x + 1, y)
             down = wallish(x, y - 1) + wallish(x, y + 1)
@@ -128,30 +164,91 @@ def text_map(text: str, source: str) -> BattleMap:
                     f"put it between two wall squares in a row or in a column"
                 )
             ends = ((x, y + 0.5), (x + 1, y + 0.5)) if across > down else ((x + 0.5, y), (x + 0.5, y + 1))
-            walls.append(Wall(ends[0], ends[1], kind=WallKind.DOOR, open=_DOORS[ch]))
+            bottom, top = spans.get(ch, _ANY_HEIGHT)
+            walls.append(Wall(ends[0], ends[1], kind=WallKind.DOOR, open=_DOORS[ch], bottom=bottom, top=top))
         elif ch in TERRAIN:
             terrain[y, x] = TERRAIN[ch]
         elif ch.isalpha():
             tokens.append(Token(x, y, name=ch))
-    if boxes:
-        # One outline per connected block of wall squares; simplify(0) merges
-        # the collinear unit edges, so a long wall is one segment.
-        walls = [*_outline_walls(shapely.simplify(shapely.coverage_union_all(boxes), 0.0)), *walls]
-    return BattleMap(Grid(width, height), walls, tokens, info=MapInfo(source, "text"), terrain=terrain)
+    # One outline per connected block of a wall character's squares; simplify(0)
+    # merges the collinear unit edges, so a long wall is one segment.
+    outlines = [w for ch, squares in boxes.items()
+                for w in _outline_walls(shapely.simplify(shapely.coverage_union_all(squares), 0.0),
+                                        *spans.get(ch, _ANY_HEIGHT))]
+    return BattleMap(Grid(width, height), [*outlines, *walls], tokens, info=MapInfo(source, "text"), terrain=terrain,
+                     floors=floors)
 
 
-def _outline_walls(geometry: Any) -> list[Wall]:
+def _outline_walls(geometry: Any, bottom: float, top: float) -> list[Wall]:
     rings = [geometry.boundary] if geometry.geom_type == "Polygon" else [g.boundary for g in geometry.geoms]
     out = []
     for ring in rings:
         lines = ring.geoms if ring.geom_type == "MultiLineString" else [ring]
         for line in lines:
             coords = list(line.coords)
-            out += [Wall(a, b) for a, b in itertools.pairwise(coords)]
+            out += [Wall(a, b, bottom=bottom, top=top) for a, b in itertools.pairwise(coords)]
     return out
 
 
-def _text_rows(text: str, source: str) -> list[str]:
+def _directives(lines: list[str], source: str) -> tuple[dict[str, tuple[float, float]], list[Floor]]:
+    """The ``heights:`` spans by character and the ``floor`` lines' floors (see the module's docstring)."""
+    spans: dict[str, tuple[float, float]] = {}
+    floors = []
+    for line in lines:
+        head, _, body = line.partition(":")
+        words = head.split()
+        if words == ["heights"]:
+            for entry in body.split():
+                spans[entry[0]] = _span(entry, line, source)
+        elif len(words) == 2 and words[0] == "floor":
+            elevation = _number(words[1], line, source)
+            rings = [[_point(p, line, source) for p in ring.split()] for ring in body.split("/")]
+            if min(map(len, rings)) < 3:
+                raise MapFileError(f"{source}: {line!r}: a floor's outline and holes need 3 or more points each")
+            try:
+                floors.append(Floor(shapely.Polygon(rings[0], rings[1:]), elevation))
+            except InvalidValueError as exc:
+                raise MapFileError(f"{source}: {line!r}: not a valid floor: {exc}") from None
+        else:
+            raise MapFileError(f"{source}: {line!r}: a line after the map is 'heights: C=bottom..top ...' "
+                               "or 'floor Z: x,y x,y x,y ...'")
+    return spans, floors
+
+
+def _span(entry: str, line: str, source: str) -> tuple[float, float]:
+    """``C=bottom..top``: the heights character ``C``'s walls span."""
+    ch, eq, span = entry[0], entry[1:2], entry[2:]
+    lo, dots, hi = span.partition("..")
+    if eq != "=" or not dots:
+        raise MapFileError(f"{source}: {line!r}: {entry!r} is not C=bottom..top (e.g. #=0..10, an end may be left out)")
+    if ch.isalpha() or ch in ".:" + "".join(TERRAIN):
+        raise MapFileError(f"{source}: {line!r}: {ch!r} cannot be a wall: letters are creatures, "
+                           ". floor, ~ ^ % terrain and : ends a heights or floor line's name")
+    bottom = _number(lo, line, source) if lo else -math.inf
+    top = _number(hi, line, source) if hi else math.inf
+    if bottom > top:
+        raise MapFileError(f"{source}: {line!r}: {ch} spans {bottom:g}..{top:g}: its bottom is above its top")
+    return bottom, top
+
+
+def _number(text: str, line: str, source: str) -> float:
+    try:
+        out = float(text)
+    except ValueError:
+        out = math.nan
+    if not math.isfinite(out):
+        raise MapFileError(f"{source}: {line!r}: {text!r} is not a number")
+    return out
+
+
+def _point(text: str, line: str, source: str) -> tuple[float, float]:
+    x, comma, y = text.partition(",")
+    if not comma:
+        raise MapFileError(f"{source}: {line!r}: {text!r} is not a point x,y")
+    return _number(x, line, source), _number(y, line, source)
+
+
+def _text_rows(text: str, source: str, walls: str = "") -> list[str]:
     rows = [line.rstrip() for line in textwrap.dedent(text).splitlines()]
     while rows and not rows[-1]:
         rows.pop()
@@ -161,13 +258,15 @@ def _text_rows(text: str, source: str) -> list[str]:
         raise MapFileError(f"{source}: the text map has no rows")
     width = len(rows[0])
     for r, row in enumerate(rows, start=1):
+        if ":" in row:
+            raise MapFileError(f"{source}: row {r}: heights and floor lines go after the map's rows")
         if len(row) != width:
             raise MapFileError(
                 f"{source}: row {r}, column {min(len(row), width) + 1}: row {r} has {len(row)} "
                 f"squares but row 1 has {width}; all rows must be the same length"
             )
     for y, x, ch in _cells(rows):
-        if ch not in "#.+'~^%" and not (ch.isascii() and ch.isalpha()):
+        if ch not in "#.+'~^%" + walls and not (ch.isascii() and ch.isalpha()):
             raise MapFileError(
                 f"{source}: row {y + 1}, column {x + 1}: unknown character {ch!r}; use # (wall), "
                 f". (floor), + (closed door), ' (open door), ~ (difficult terrain), ^ (greater difficult), "

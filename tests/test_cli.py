@@ -706,6 +706,8 @@ def test_demo_never_imports_matplotlib(tmp_path):
 @pytest.mark.parametrize("args", [
     ["area", "@demo", "--shape", "sphere", "--size", "20", "--at", "11,8", "--json", "out.json"],
     ["threat", "@demo", "--shape", "sphere", "--size", "15", "--caster", "4,5", "--move", "10", "--json", "out.json"],
+    ["area", "@demo", "--shape", "cone", "--size", "30", "--at", "6,11", "--direction", "E", "--pitch", "45",
+     "--elevation", "10", "--json", "out.json"],
 ])
 def test_json_alone_never_imports_matplotlib(tmp_path, args):
     code = (f"import sys; from aoegrid.cli import main; code = main({args!r}); "
@@ -776,3 +778,130 @@ def test_area_writes_a_foundry_template_in_the_scenes_pixels(tmp_path):
     assert (template["x"], template["y"]) == (12 * 64, 11 * 64)  # 64 px a square, no shift on the bundled map
     piped = run("area", "@demo", "--shape", "sphere", "--size", "20", "--at", "12,11", "--foundry", "-")
     assert json.loads(piped.stdout) == expected and "squares" in piped.stderr
+
+
+# --- heights: --elevation and --pitch ----------------------------------------
+
+
+def test_area_aims_a_cone_up_from_a_height():
+    code, out, err = run_main("area", "@demo", "--shape", "cone", "--size", "30", "--at", "6,11", "--direction", "E",
+                              "--pitch", "45", "--elevation", "10", "--json", "-")
+    a = ag.area(ag.Cone(30, "E", pitch=45), at=(6, 11), on=ag.demo_map(), elevation=10)
+    assert code == 0
+    assert err.splitlines()[0] == f"cone 30 ft at (6.0, 11.0), height 10 ft, pitch 45, starfinder burst: {len(a)} squares"
+    got = export.validate(json.loads(out))
+    assert got["squares"] == area_record(a)["squares"] and got["shape"]["pitch"] == 45.0 and got["elevation"] == 10.0
+    assert (got["inputs"]["pitch"], got["inputs"]["elevation"]) == (45.0, 10.0)
+    level = run_main("area", "@demo", "--shape", "cone", "--size", "30", "--at", "6,11", "--direction", "E")[1]
+    assert level.splitlines()[0].startswith("cone 30 ft at (6.0, 11.0), starfinder burst: ")  # 0: not said
+
+
+def test_best_searches_heights_and_pitches(tmp_path):
+    tokens, out = tmp_path / "tokens.csv", tmp_path / "best.json"
+    tokens.write_text(CAVE_TOKENS)
+    code, text, err = run_main("best", "@demo", "--shape", "sphere", "--size", "10", "--caster", "Kira", "--range",
+                               "medium", "--tokens", tokens, "--hit", "enemy", "--avoid", "ally", "--limit", "4",
+                               "--elevation", "0..10/5", "--json", out)
+    assert (code, err) == (0, "")
+    assert text.splitlines() == [
+        "sphere 10 ft, starfinder burst from Kira at (3, 12), range 110 ft; hit enemy; avoid ally",
+        "1. origin (12, 10), 45 ft from the caster: 2 hits, 0 avoided",
+        "   hits: Urg (no cover), Mog (no cover)",
+        "2. origin (13, 11), 45 ft from the caster: 2 hits, 0 avoided",
+        "   hits: Mog (no cover), Snik (no cover)",
+        "3. origin (12, 10), height 5 ft, 45 ft from the caster: 2 hits, 0 avoided",
+        "   hits: Urg (no cover), Mog (no cover)",
+        "4. origin (13, 11), height 5 ft, 45 ft from the caster: 2 hits, 0 avoided",
+        "   hits: Mog (no cover), Snik (no cover)",
+    ]
+    m = cave_party()
+    plans = ag.best_placements(ag.Sphere(10), caster=m.token("Kira"), range=ag.Range("medium", level=1), on=m,
+                               hit="enemy", avoid="ally", limit=4, elevation=[0, 5, 10])
+    records = [export.validate(r) for r in json.loads(out.read_text())]
+    assert [(r["elevation"], r["pitch"], r["area"]["elevation"]) for r in records] == [
+        (p.elevation, None, p.elevation) for p in plans] == [(0.0, None, 0.0), (0.0, None, 0.0), (5.0, None, 5.0),
+                                                             (5.0, None, 5.0)]
+    # A cone tries every pitch with every direction, from each height of its caster.
+    code, text, err = run_main("best", "@demo", "--shape", "cone", "--size", "30", "--caster", "8,12", "--rules",
+                               "sw5e", "--tokens", tokens, "--hit", "enemy", "--avoid", "ally", "--direction", "E",
+                               "--direction", "315", "--pitch", "0,-20", "--pitch", "30", "--elevation", "0,5",
+                               "--limit", "4", "--json", out, "--force")
+    assert (code, err) == (0, "")
+    assert text.splitlines() == [
+        "cone 30 ft, sw5e burst from caster at (8, 12), any range; hit enemy; avoid ally",
+        "1. direction 0 (E), pitch -20: 2 hits, 0 avoided",
+        "   hits: Snik (no cover), Ogre (no cover)",
+        "2. direction 0 (E), pitch 30: 2 hits, 0 avoided",
+        "   hits: Snik (no cover), Ogre (no cover)",
+        "3. direction 315 (NE): 2 hits, 0 avoided",
+        "   hits: Urg (no cover), Mog (half cover)",
+        "4. direction 315 (NE), pitch -20: 2 hits, 0 avoided",
+        "   hits: Urg (no cover), Mog (half cover)",
+    ]  # level, E reaches Snik alone: aimed down or up, the Ogre (10 ft tall) too
+    plans = ag.best_placements(ag.Cone(30), caster=ag.Token(8, 12), on=m, rules="sw5e", hit="enemy", avoid="ally",
+                               directions=["E", 315], pitches=[0, -20, 30], elevation=[0, 5], limit=4)
+    records = [export.validate(r) for r in json.loads(out.read_text())]
+    assert [(r["direction"], r["pitch"], r["elevation"]) for r in records] == [
+        (p.direction, p.pitch, p.elevation) for p in plans] == [(0.0, -20.0, 0.0), (0.0, 30.0, 0.0),
+                                                                (315.0, 0.0, 0.0), (315.0, -20.0, 0.0)]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["area", "--shape", "cone", "--size", "30", "--at", "6,11", "--direction", "E", "--pitch", "95"],
+         "--pitch must be from -90 to 90 degrees above the horizontal (90 straight up, -90 straight down), got 95"),
+        (["area", "--shape", "sphere", "--size", "20", "--at", "6,11", "--pitch", "30"],
+         "a sphere is not aimed up or down: a pitch is for cones and lines"),
+        (["area", "--shape", "small-blast", "--at", "6,11", "--units", "in", "--pitch", "0"],
+         "a small-blast is not aimed up or down: a pitch is for cones and lines"),
+        (["best", "--shape", "sphere", "--size", "20", "--caster", "3,12", "--hit", "enemy", "--pitch", "30"],
+         "a sphere is not aimed up or down: a pitch is for cones and lines"),
+        (["best", "--shape", "cone", "--size", "30", "--caster", "3,12", "--hit", "enemy", "--pitch", "0,95"],
+         "--pitch must be from -90 to 90 degrees above the horizontal (90 straight up, -90 straight down), got 95"),
+        (["best", "--shape", "sphere", "--size", "20", "--caster", "3,12", "--hit", "enemy", "--elevation", "0,ten"],
+         ("--elevation takes heights in ft: numbers, comma-separated, or LO..HI/STEP for LO, LO+STEP, ... up to HI "
+          "(0..30/5), got 'ten'")),
+        (["best", "--shape", "sphere", "--size", "20", "--caster", "3,12", "--hit", "enemy", "--elevation", "0,,5"],
+         "--elevation takes heights in ft: numbers, comma-separated, or LO..HI/STEP"),
+        (["best", "--shape", "sphere", "--size", "20", "--caster", "3,12", "--hit", "enemy", "--elevation", "0..30"],
+         "--elevation takes heights in ft: numbers, comma-separated, or LO..HI/STEP"),
+        (["best", "--shape", "sphere", "--size", "20", "--caster", "3,12", "--hit", "enemy", "--elevation", "30..0/5"],
+         "--elevation 30..0/5: give finite numbers, and LO..HI/STEP with LO at most HI and STEP above 0"),
+        (["best", "--shape", "sphere", "--size", "20", "--caster", "3,12", "--hit", "enemy", "--elevation", "nan"],
+         "--elevation nan: give finite numbers, and LO..HI/STEP with LO at most HI and STEP above 0"),
+        (["best", "--shape", "sphere", "--size", "20", "--caster", "3,12", "--hit", "enemy", "--elevation",
+          "0..1e9/1"], "--elevation gives more than 1000 values; each is searched: give fewer"),
+    ],
+)
+def test_bad_heights_and_pitches_exit_2_with_one_line(tmp_path, args, message):
+    (tmp_path / "tokens.csv").write_text(CAVE_TOKENS)
+    extra = ["--tokens", tmp_path / "tokens.csv"] if args[0] == "best" else []
+    code, out, err = run_main(args[0], "@demo", *args[1:], *extra)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"aoegrid: error: {message}") and err.count("\n") == 1
+
+
+def test_batch_takes_a_pitch_column(tmp_path):
+    csv_path = tmp_path / "p.csv"
+    csv_path.write_text("shape,size,x,y,direction,elevation,pitch\n"
+                        "cone,30,6,11,E,10,45\n"
+                        "sphere,20,11,8,,,\n"
+                        "line,30,6,11,S,,-30\n")
+    code, out, err = run_main("batch", "@demo", csv_path)
+    assert (code, err) == (0, "")
+    m = ag.demo_map()
+    expected = [ag.area(ag.Cone(30, "E", pitch=45), at=(6, 11), on=m, elevation=10),
+                ag.area(ag.Sphere(20), at=(11, 8), on=m), ag.area(ag.Line(30, "S", pitch=-30), at=(6, 11), on=m)]
+    records = [export.validate(json.loads(line))["area"] for line in out.splitlines()]
+    assert [r["squares"] for r in records] == [area_record(a)["squares"] for a in expected]
+    assert [r["shape"].get("pitch") for r in records] == [45.0, None, -30.0]
+    csv_path.write_text("shape,size,x,y,direction,pitch\nsphere,20,11,8,,10\ncone,30,6,11,E,95\n")
+    code, _, err = run_main("batch", "@demo", csv_path, "--skip-errors")
+    assert code == 0 and err.splitlines() == [
+        (f"aoegrid: warning: {csv_path}, row 2: a sphere is not aimed up or down: a pitch is for cones and lines "
+         "(error record written)"),
+        (f"aoegrid: warning: {csv_path}, row 3: column pitch must be from -90 to 90 degrees above the horizontal "
+         "(90 straight up, -90 straight down), got 95.0 (error record written)"),
+        "0 areas written, 2 error records",
+    ]

@@ -566,7 +566,7 @@ def test_aoegrid_area_on_a_scene_with_wall_heights_passes_over_a_low_wall(tmp_pa
     path = write(tmp_path / "tall.json", tall_scene())
     lines = cli("area", path, "--shape", "sphere", "--size", "15", "--at", "3,5", "--json", tmp_path / "a.json",
                 "--elevation", "10", "--foundry", tmp_path / "t.json")
-    assert lines[0] == "sphere 15 ft at (3.0, 5.0), starfinder burst: 22 squares"
+    assert lines[0] == "sphere 15 ft at (3.0, 5.0), height 10 ft, starfinder burst: 22 squares"
     # The burst 10 ft up passes over the wall at x 5 (its top 10 ft) to x 5, and the closed door (y 3, x 0 to 3,
     # from 5 ft up) and the wall (y 7, x 0 to 3, of any height) only round their ends.
     assert json.loads((tmp_path / "a.json").read_text())["squares"] == [

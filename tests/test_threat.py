@@ -1,5 +1,6 @@
 """Threat maps: where some caster can reach a creature, after moving; exact against brute force."""
 
+import math
 import warnings
 
 import numpy as np
@@ -25,44 +26,52 @@ def spared_by(sel):
 
 
 def brute(shape, casters, m, rules="starfinder", rng=None, move=None, mode="burst", at=None, size="medium",
-          spare=None, max_spared_hit=0, directions=None):
-    """The issue's brute force: over every caster, square it can move to and legal placement from there, the
-    area built with ag.area (the caster moved there on the map); a creature is reached when a square of its
-    space is in one. Returns the count, each caster's squares and the fewest spared creatures hit."""
+          spare=None, max_spared_hit=0, directions=None, pitches=None, elevation=0.0, creature_elevation=0.0):
+    """The issue's brute force: over every caster, square it can move to (keeping its elevation), height and
+    legal placement from there (every direction and pitch of a cone or line), the area built with ag.area (the
+    caster moved there on the map); a creature of ``size`` at ``creature_elevation`` is reached where the
+    area's tokens() take a probe token of it standing there. Returns the count, each caster's squares and the
+    fewest spared creatures hit."""
     g = m.grid
     is_spared = spared_by(spare)
     aimed = at == "caster" or isinstance(shape, (ag.Cone, ag.Line))
-    turns = sorted({ag.Cone(5, d).direction for d in (directions or DIRECTIONS)}) if isinstance(
-        shape, (ag.Cone, ag.Line)) else [None]
+    cone = isinstance(shape, (ag.Cone, ag.Line))
+    turns = sorted({ag.Cone(5, d).direction for d in (directions or DIRECTIONS)}) if cone else [None]
+    ups = [None] if not cone else [shape.pitch] if pitches is None else list(pitches)
+    heights = [elevation] if np.isscalar(elevation) else list(elevation)
     fw, fh = ag.Token(0, 0, size=size).footprint
     by_caster, fewest_all = {}, np.full(g.shape, np.inf)
     for c in casters:
         on_map = any(t is c or t == c for t in m.tokens)
         stands = [(c.x, c.y)] if move is None else ag.reachable(c, move, on=m, rules=rules).squares
-        fewest = np.full(g.shape, np.inf)
+        space = np.full(g.shape, np.inf)
         for x, y in stands:
             me = c.moved_to(x, y)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ag.AoegridWarning)
                 here = m.with_token(c, me) if on_map else m
             areas = []
-            if aimed:
-                for d in turns:
-                    try:
-                        areas.append(ag.area(shape if d is None else shape.replace(direction=d), at=me, on=here,
-                                             rules=rules, mode=mode))
-                    except ag.OriginOnWallError:
-                        pass
-            else:
-                o = ag.legal_origins(shape, caster=me, range=rng, on=here, rules=rules)
-                areas = [ag.area(shape, at=o.origin_of(p), on=here, rules=rules, mode=mode) for p in o.points()]
+            for z in heights:
+                if aimed:
+                    for d in turns:
+                        for up in ups:
+                            turned = shape if d is None else shape.replace(direction=d, pitch=up)
+                            try:
+                                areas.append(ag.area(turned, at=me, on=here, rules=rules, mode=mode, elevation=z))
+                            except ag.OriginOnWallError:
+                                pass
+                else:
+                    o = ag.legal_origins(shape, caster=me, range=rng, on=here, rules=rules, elevation=z)
+                    areas += [ag.area(shape, at=o.origin_of(p), on=here, rules=rules, mode=mode, elevation=z)
+                              for p in o.points()]
             for a in areas:
                 hit = sum(is_spared(r.token) for r in a.tokens()) if spare is not None else 0
-                np.minimum(fewest, np.where(a.mask, float(hit), np.inf), out=fewest)
-        space = np.full(g.shape, np.inf)
-        for y in range(g.height - fh + 1):
-            for x in range(g.width - fw + 1):
-                space[y, x] = fewest[y : y + fh, x : x + fw].min()
+                for ty in range(g.height - fh + 1):
+                    for tx in range(g.width - fw + 1):
+                        if space[ty, tx] > hit and a.mask[ty : ty + fh, tx : tx + fw].any():
+                            probe = ag.Token(tx, ty, size=size, elevation=creature_elevation)
+                            if a.tokens(tokens=[probe]):
+                                space[ty, tx] = hit
         np.minimum(fewest_all, space, out=fewest_all)
         counted = spare is not None and max_spared_hit is not None
         by_caster[c.label] = space <= max_spared_hit if counted else np.isfinite(space)
@@ -194,6 +203,70 @@ def test_spared_creatures_the_caster_among_them_where_it_stands(walled):
     assert np.array_equal(moved.count, want[0]) and np.array_equal(moved.spared, want[2])
 
 
+def test_a_flying_caster_reaches_over_a_low_wall():
+    # A 10-ft wall down x = 4; the caster flies at 20 ft and keeps that height as it moves.
+    low = ag.BattleMap(ag.Grid(9, 5), walls=[ag.Wall((4, 0), (4, 5), top=10)])
+    bat = ag.Token(1, 2, name="bat", elevation=20)
+    # A 20-ft burst at 20 ft, within 10 ft of the bat: seen from above, the wall hides only what is near it.
+    t = ag.threat_map(ag.Sphere(20), casters=[bat], range=10, elevation=20, on=low)
+    assert np.array_equal(t.count, digits("""
+        1 1 1 1 1 1 0 0 0
+        1 1 1 1 1 1 0 0 0
+        1 1 1 1 1 1 0 0 0
+        1 1 1 1 1 1 0 0 0
+        1 1 1 1 1 1 0 0 0
+    """))
+    assert np.array_equal(t.count, brute(ag.Sphere(20), [bat], low, rng=10, elevation=20)[0])
+    # At 15 ft the wall's top shadows the column beside it; a wall to the sky shields all beyond it.
+    lower = ag.threat_map(ag.Sphere(20), casters=[bat], range=10, elevation=15, on=low)
+    assert lower.count[:, 4:].tolist() == [[0, 1, 0, 0, 0]] * 5
+    tall = ag.BattleMap(low.grid, walls=[ag.Wall((4, 0), (4, 5))])
+    assert not ag.threat_map(ag.Sphere(20), casters=[bat], range=10, elevation=20, on=tall).count[:, 4:].any()
+    # Range runs from the caster's prism: from the ground, 20 ft up is out of a 10-ft range, and a burst on
+    # the ground stays on the walker's side of the wall (heights searched: each counts).
+    walker = ag.Token(1, 2, name="walker")
+    assert not ag.threat_map(ag.Sphere(20), casters=[walker], range=10, elevation=20, on=low).count.any()
+    both = ag.threat_map(ag.Sphere(20), casters=[walker, bat], range=10, elevation=[0, 20], on=low)
+    assert np.array_equal(both.by_caster["walker"], np.arange(9)[None, :].repeat(5, 0) < 4)
+    assert np.array_equal(both.by_caster["bat"], t.mask)
+    assert np.array_equal(both.count, t.mask.astype(int) + both.by_caster["walker"])
+    # Moving, each keeps its height.
+    moved = ag.threat_map(ag.Sphere(20), casters=[walker, bat], range=10, elevation=[0, 20], move=5, on=low)
+    assert np.array_equal(moved.count, brute(ag.Sphere(20), [walker, bat], low, rng=10, elevation=[0, 20],
+                                             move=5)[0])
+
+
+def test_threat_to_flyers():
+    m = ag.BattleMap(ag.Grid(9, 7))
+    mage = ag.Token(1, 3, name="mage")
+    # Flyers at 30 ft: a 20-ft burst on the ground falls short; lifted to 10 ft (within the 10-ft range,
+    # counted from the mage's prism) it reaches them above its origins and a square round.
+    args = {"casters": [mage], "range": 10, "on": m, "creature_elevation": 30}
+    assert not ag.threat_map(ag.Sphere(20), **args).count.any()
+    t = ag.threat_map(ag.Sphere(20), elevation=10, **args)
+    assert np.array_equal(t.count, digits("""
+        1 1 1 1 0 0 0 0 0
+        1 1 1 1 1 0 0 0 0
+        1 1 1 1 1 0 0 0 0
+        1 1 1 1 1 0 0 0 0
+        1 1 1 1 1 0 0 0 0
+        1 1 1 1 1 0 0 0 0
+        1 1 1 1 0 0 0 0 0
+    """))
+    assert np.array_equal(t.count, brute(ag.Sphere(20), [mage], m, rng=10, elevation=10, creature_elevation=30)[0])
+    assert np.array_equal(ag.threat_map(ag.Sphere(20), elevation=[0, 10], **args).count, t.count)
+    # The same burst reaches the ground (5 ft below it) farther out.
+    ground = ag.threat_map(ag.Sphere(20), casters=[mage], range=10, on=m, elevation=10)
+    assert ground.mask.sum() > t.mask.sum() and (ground.mask >= t.mask).all()
+    # A cone aimed up reaches flyers a level one cannot.
+    up = {"casters": [mage], "on": m, "directions": ["E"], "creature_elevation": 20}
+    assert not ag.threat_map(ag.Cone(30), **up).count.any()
+    raised = ag.threat_map(ag.Cone(30), pitches=[0, 45], **up)
+    assert raised.count.any()
+    assert np.array_equal(raised.count, brute(ag.Cone(30), [mage], m, directions=["E"], pitches=[0, 45],
+                                              creature_elevation=20)[0])
+
+
 # --- exact against brute force on random maps ----------------------------------------
 
 
@@ -201,6 +274,7 @@ def test_spared_creatures_the_caster_among_them_where_it_stands(walled):
 def scenes(draw, side=6):
     rules = draw(st.sampled_from(["starfinder", "pf2e", "sw5e", "savage-worlds"]))
     inches = rules == "savage-worlds"
+    lifted = draw(st.booleans())  # heights: short walls, floors, flyers, origins and creatures off the ground
     w, h = draw(st.integers(3, side)), draw(st.integers(3, side))
     coord = st.integers(0, 2 * max(w, h)).map(lambda v: v / 2)
     walls = []
@@ -210,7 +284,13 @@ def scenes(draw, side=6):
         if a != b:
             kind = draw(st.sampled_from(["wall", "wall", "door", "window"]))
             walls.append(ag.Wall(a, b, kind=kind, open=kind == "door" and draw(st.booleans()),
-                                 one_way=draw(st.sampled_from([None, None, "left", "right"]))))
+                                 one_way=draw(st.sampled_from([None, None, "left", "right"])),
+                                 top=draw(st.sampled_from([math.inf, 10.0] if lifted else [math.inf]))))
+    floors = []
+    if lifted and draw(st.booleans()):
+        x0, y0 = draw(st.integers(0, w - 1)), draw(st.integers(0, h - 1))
+        x1, y1 = draw(st.integers(x0 + 1, w)), draw(st.integers(y0 + 1, h))
+        floors.append(ag.Floor([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], draw(st.sampled_from([10.0, 15.0]))))
     tokens = []
     for n in range(draw(st.integers(0, 3))):
         size = draw(st.sampled_from(["medium", "large"]))
@@ -221,11 +301,12 @@ def scenes(draw, side=6):
     casters = []
     for n in range(draw(st.integers(1, 2))):
         casters.append(ag.Token(draw(st.integers(0, w - 1)), draw(st.integers(0, h - 1)), name=f"c{n}",
-                                tags=draw(st.sampled_from([set(), {"ally"}]))))
+                                tags=draw(st.sampled_from([set(), {"ally"}])),
+                                elevation=draw(st.sampled_from([0.0, 20.0] if lifted else [0.0]))))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ag.AoegridWarning)  # a wall through a creature is fine here
         m = ag.BattleMap(ag.Grid(w, h, units="in" if inches else "ft"), walls=walls,
-                         tokens=tokens + (casters if draw(st.booleans()) else []))
+                         tokens=tokens + (casters if draw(st.booleans()) else []), floors=floors)
     if inches:
         shape = draw(st.sampled_from([ag.savage_worlds.SMALL_BLAST, ag.savage_worlds.MEDIUM_BLAST,
                                       ag.savage_worlds.CONE, ag.savage_worlds.STREAM]))
@@ -244,11 +325,15 @@ def scenes(draw, side=6):
         "spare": draw(st.sampled_from([None, None, "ally", ("ally", "enemy")])),
         "max_spared_hit": draw(st.sampled_from([0, 0, 1, None])),
         "directions": [0, 45, 90, 200] if aimed else None,
+        "pitches": draw(st.sampled_from([None, (0, 30), (-20,)])) if aimed and lifted else None,
+        "elevation": draw(st.sampled_from([0.0, 10.0, (0, 10), (0, 20)])) if lifted else 0.0,
+        "creature_elevation": draw(st.sampled_from([0.0, 20.0, 30.0])) if lifted else 0.0,
     }
 
 
 def _check(s):
     args = {k: s[k] for k in ("rules", "move", "mode", "at", "size", "spare", "max_spared_hit", "directions")}
+    args |= {k: s[k] for k in ("pitches", "elevation", "creature_elevation") if k in s}
     try:
         want = brute(s["shape"], s["casters"], s["m"], rng=s["rng"], **args)
     except ag.AoegridError as e:  # a caster in a wall cannot move: refused the same way
@@ -291,6 +376,10 @@ def test_threat_maps_equal_brute_force(scene):
     ({"move": float("inf")}, ag.InvalidValueError, "move must be a finite number"),
     ({"max_spared_hit": -1}, ag.InvalidValueError, "max_spared_hit must be a whole number"),
     ({"directions": ["E"]}, ag.InvalidValueError, "directions= is for cones and lines"),
+    ({"pitches": [10]}, ag.InvalidValueError, "pitches= is for cones and lines"),
+    ({"elevation": []}, ag.InvalidValueError, "elevation is empty"),
+    ({"elevation": "high"}, ag.InvalidTypeError, "elevation must be a height"),
+    ({"creature_elevation": float("nan")}, ag.InvalidValueError, "creature_elevation must be a finite number"),
     ({"at": "caster", "range": 30}, ag.InvalidValueError, "at no range"),
     ({"at": "origin"}, ag.InvalidValueError, "at must be None"),
     ({"size": "enormous"}, ag.InvalidValueError, "size must be a creature size"),
@@ -308,6 +397,10 @@ def test_cone_directions_must_be_a_collection(walled):
         ag.threat_map(ag.Cone(15), casters=[ag.Token(1, 1)], on=walled, directions="E")
     with pytest.raises(ag.InvalidValueError, match="directions is empty"):
         ag.threat_map(ag.Cone(15), casters=[ag.Token(1, 1)], on=walled, directions=[])
+    with pytest.raises(ag.InvalidTypeError, match="pitches must be a collection"):
+        ag.threat_map(ag.Cone(15), casters=[ag.Token(1, 1)], on=walled, pitches=30)
+    with pytest.raises(ag.InvalidValueError, match="pitches is empty"):
+        ag.threat_map(ag.Cone(15), casters=[ag.Token(1, 1)], on=walled, pitches=[])
 
 
 # --- the picture ---------------------------------------------------------------------

@@ -41,7 +41,7 @@ from aoegrid.maps import BattleMap
 from aoegrid.options import OriginPoint
 from aoegrid.ranges import Range
 from aoegrid.rules import PRESETS, resolve_rules
-from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shape, Sphere
+from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shape, Sphere, _pitch
 from aoegrid.tokens import Token
 
 SHAPES = ("sphere", "cylinder", "cone", "line", "cube")
@@ -122,14 +122,21 @@ def _regrid(m: BattleMap, units: str | None) -> BattleMap:
 
 
 def make_shape(kind: str, size: float | None, direction: Any = 0.0, width: float | None = None,
-               height: float | None = None) -> Shape:
-    """The shape a command line or a CSV row asks for: a shape and its size, or a Savage Worlds template."""
+               height: float | None = None, pitch: float | None = None) -> Shape:
+    """The shape a command line or a CSV row asks for: a shape and its size, or a Savage Worlds template.
+
+    ``pitch`` (degrees above the horizontal) aims a cone or line up or down;
+    None leaves it level. Any other shape refuses one.
+    """
     kind = kind.strip().lower()
+    if pitch is not None:
+        _check_aimed(kind)
+    up = 0.0 if pitch is None else pitch
     if kind in TEMPLATES:
         if size is not None:
             raise UsageError(f"{kind} is a Savage Worlds template of its own size; leave out the size")
         template = TEMPLATES[kind]
-        return template.replace(direction=direction) if kind in AIMED else template  # type: ignore[attr-defined]
+        return template.replace(direction=direction, pitch=up) if kind in AIMED else template  # type: ignore[attr-defined]
     if size is None:
         raise UsageError(f"a {kind} needs a size")
     if kind == "sphere":
@@ -137,13 +144,19 @@ def make_shape(kind: str, size: float | None, direction: Any = 0.0, width: float
     if kind == "cylinder":
         return Cylinder(size, height if height is not None else size)
     if kind == "cone":
-        return Cone(size, direction)
+        return Cone(size, direction, pitch=up)
     if kind == "line":
-        return Line(size, direction, width=width)
+        return Line(size, direction, width=width, pitch=up)
     if kind == "cube":
         return Cube(size, direction)
     raise UsageError(f"unknown shape {kind!r}; valid shapes are {', '.join(SHAPES)}, or the Savage Worlds "
                      f"templates {', '.join(TEMPLATES)}")
+
+
+def _check_aimed(kind: str) -> None:
+    """Only cones and lines (and the templates that are one) are aimed up or down (``kind`` in lower case)."""
+    if kind in (*SHAPES, *TEMPLATES) and kind not in AIMED:
+        raise UsageError(f"a {kind} is not aimed up or down: a pitch is for cones and lines")
 
 
 def _default_rules(kind: str, rules: str | None) -> str:
@@ -237,12 +250,23 @@ def _write_picture(obj: Any, path: str, force: bool, stdout: _Stdout, scale: flo
         target.write_bytes(buf.getvalue())
 
 
-def summary(a: Area) -> str:
-    """A short table: the count, cover and creatures reached."""
+def _lift(elevation: float, pitch: float | None, units: str) -> str:
+    """``, height 10 ft, pitch 30``: an origin's height and a cone's or line's pitch, each said when not 0."""
+    return (f", height {elevation:g} {units}" if elevation else "") + (f", pitch {pitch:g}" if pitch else "")
+
+
+def _head(a: Area) -> str:
+    """An area as its summary and its picture's title name it, with its count of squares."""
     shape = a.shape
     assert shape is not None and a.rules is not None and a.mode is not None
-    head = f"{shape.name} {_size_of(shape):g} {a.grid.units} at {a.origin}, {a.rules.name} {a.mode.value}"
-    lines = [f"{head}: {_plural(len(a), 'square')}"]
+    lift = _lift(a.elevation, getattr(shape, "pitch", None), a.grid.units)
+    return (f"{shape.name} {_size_of(shape):g} {a.grid.units} at {a.origin}{lift}, {a.rules.name} {a.mode.value}: "
+            f"{_plural(len(a), 'square')}")
+
+
+def summary(a: Area) -> str:
+    """A short table: the count, cover and creatures reached."""
+    lines = [_head(a)]
     if a.battlemap is not None:
         cover = a.cover[a.mask]
         partial = int((cover > 0).sum())
@@ -325,21 +349,20 @@ def _area_command(args: argparse.Namespace, stdout: _Stdout) -> str:
     if args.shape in AIMED and args.direction is None:
         raise UsageError(f"a {args.shape} needs --direction (degrees clockwise from east, or a compass name: "
                          "E, SE, south, ...)")
-    shape = make_shape(args.shape, args.size, _direction(args.direction or "0"), args.width, args.height)
+    pitch = None if args.pitch is None else _pitch(args.pitch, "--pitch")
+    shape = make_shape(args.shape, args.size, _direction(args.direction or "0"), args.width, args.height, pitch)
     rules = _default_rules(args.shape, args.rules)
     _check_units(shape, rules, m.grid)
     at = _point(args.at)
     _check_origin_point(at, rules, "--at")
     a = area(shape, at, m, rules, args.mode, elevation=args.elevation)
     if args.output:
-        assert a.rules is not None and a.mode is not None
-        title = (f"{shape.name} {_size_of(shape):g} {m.grid.units} at {a.origin}, {a.rules.name} {a.mode.value}: "
-                 f"{_plural(len(a), 'square')}")
         _write_picture(a, args.output, args.force, stdout, scale or _scale(_default_scale(None, m.grid), m.grid),
-                       title=title)
+                       title=_head(a))
     if args.json:
         inputs = {k: v for k, v in vars(args).items() if k in (
-            "map", "shape", "size", "at", "rules", "mode", "direction", "width", "height", "elevation", "units")}
+            "map", "shape", "size", "at", "rules", "mode", "direction", "width", "height", "elevation", "pitch",
+            "units")}
         _write_text(args.json, json.dumps(area_record(a, inputs=inputs), indent=1) + "\n", args.force, stdout)
     if args.foundry:
         template = foundry_template(a, m.info)
@@ -397,7 +420,8 @@ def _spread(values: Sequence[float]) -> str:
 
 
 _CSV_FIELDS = ("shape", "size", "x", "y")
-_CSV_COLUMNS = "columns are shape,size,x,y and optionally name,map,rules,mode,direction,width,height,elevation"
+_CSV_COLUMNS = ("columns are shape,size,x,y and optionally name,map,rules,mode,direction,width,height,elevation,"
+                "pitch")
 
 
 def _rows(path: str, required: Sequence[str] = _CSV_FIELDS, columns: str = _CSV_COLUMNS,
@@ -472,8 +496,10 @@ def _run_job(maps: dict[str, BattleMap | str], job: _Job) -> _Done:
         direction = (row.get("direction") or "").strip()
         if not direction and kind.strip().lower() in AIMED:
             raise UsageError(f"column direction is empty; a {kind.strip()} needs one")
+        pitch = _number(row, "pitch", None)
         shape = make_shape(kind, _number(row, "size"), _direction(direction or "0"),
-                           _number(row, "width", None), _number(row, "height", None))
+                           _number(row, "width", None), _number(row, "height", None),
+                           None if pitch is None else _pitch(pitch, "column pitch"))
         rules = _default_rules(kind, (row.get("rules") or "").strip())
         _check_units(shape, rules, m.grid)
         at = (_number(row, "x"), _number(row, "y"))
@@ -886,6 +912,11 @@ def _best_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> str
             raise UsageError(f"{needs} needs --caster (a square x,y or a creature's name); without one the area "
                              "is placed anywhere, with no one casting it (not for cones and lines)")
     move = None if args.move is None else _move(args.move, units)
+    pitches = None
+    if args.pitch:
+        _check_aimed(args.shape)
+        pitches = [_pitch(v, "--pitch") for v in _numbers(args.pitch, "--pitch", "degrees above the horizontal")]
+    elevation = _numbers(args.elevation, "--elevation", f"heights in {units}") if args.elevation else 0.0
     m = _with_tokens(m, args.tokens, err)
     hit, is_hit = _select(args.hit, "--hit", m)
     avoid, is_avoid = _select(args.avoid, "--avoid", m)
@@ -894,7 +925,7 @@ def _best_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> str
     options: dict[str, Any] = {
         "caster": caster, "range": rng, "on": m, "rules": args.rules, "mode": args.mode, "hit": is_hit,
         "avoid": is_avoid, "max_avoid": args.max_avoid, "directions": (directions or None) if aimed else None,
-        "move": move,
+        "move": move, "pitches": pitches, "elevation": elevation,
     }
     plans = best_placements(shape, **options, limit=args.limit)
     if caster is None:
@@ -908,10 +939,11 @@ def _best_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> str
              f"hit {', '.join(sorted(hit))}" + (f"; avoid {', '.join(sorted(avoid))}" if avoid else "")]
     if plans and plans[0].hits:
         for rank, p in enumerate(plans, start=1):
+            lift = _lift(p.elevation, p.pitch, units)
             if p.direction is not None:
-                place = f"direction {_compass(p.direction)}"
+                place = f"direction {_compass(p.direction)}{lift}"
             else:
-                place = f"origin {p.at}" + ("" if caster is None else f", {p.distance:g} {units} from the caster")
+                place = f"origin {p.at}{lift}" + ("" if caster is None else f", {p.distance:g} {units} from the caster")
             if p.origin is not None and p.origin != p.at:
                 place += f", coming into being at ({p.origin[0]:g}, {p.origin[1]:g})"
             lines.append(f"{rank}. {place}: {_count(len(p.hits), 'hit')}, {len(p.avoided)} avoided")
@@ -1009,6 +1041,32 @@ def _threat_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> s
     return "\n".join(lines)
 
 
+_MOST_VALUES = 1000
+
+
+def _numbers(values: Sequence[str], field: str, what: str) -> list[float]:
+    """Numbers given once or more, comma-separated, each a number or ``LO..HI/STEP`` (``0..30/5``: 0, 5, ..., 30)."""
+    out: list[float] = []
+    for text in (w.strip() for v in values for w in v.split(",")):
+        span, slash, step_text = text.partition("/")
+        lo_text, dots, hi_text = span.partition("..")
+        try:
+            if bool(dots) != bool(slash):
+                raise ValueError(text)
+            lo, hi, step = (float(lo_text), float(hi_text), float(step_text)) if dots else (float(text),) * 3
+        except ValueError:
+            raise UsageError(f"{field} takes {what}: numbers, comma-separated, or LO..HI/STEP for LO, LO+STEP, ... "
+                             f"up to HI (0..30/5), got {text!r}") from None
+        if not all(map(math.isfinite, (lo, hi, step))) or (dots and not (lo <= hi and step > 0)):
+            raise UsageError(f"{field} {text}: give finite numbers, and LO..HI/STEP with LO at most HI and STEP "
+                             "above 0")
+        count = math.floor((hi - lo) / step + 1e-9) + 1 if dots else 1
+        if len(out) + count > _MOST_VALUES:
+            raise UsageError(f"{field} gives more than {_MOST_VALUES} values; each is searched: give fewer")
+        out += [round(lo + k * step, 9) for k in range(count)]
+    return out
+
+
 def _direction(text: str) -> float | str:
     """Degrees as a number, or a compass name (E, SE, south-east) left for the shape to check."""
     text = text.strip() or "0"
@@ -1064,7 +1122,10 @@ def parser() -> argparse.ArgumentParser:
                    "north-east, ...; cubes: default 0, lined up with the grid")
     a.add_argument("--width", type=float, help="line width")
     a.add_argument("--height", type=float, help="cylinder height")
-    a.add_argument("--elevation", type=float, default=0.0)
+    a.add_argument("--elevation", type=float, default=0.0, help="the origin's height, in the map's unit (default 0, "
+                   "the ground)")
+    a.add_argument("--pitch", type=float, help="cones and lines: degrees above the horizontal, -90 (straight down) "
+                   "to 90 (straight up); default 0, level")
     a.add_argument("--units", **units)  # type: ignore[arg-type]
     a.add_argument("-o", "--output", help="PNG or SVG picture to write, - for PNG on stdout")
     a.add_argument("--json", help="JSON file to write, - for stdout")
@@ -1077,6 +1138,10 @@ def parser() -> argparse.ArgumentParser:
                    "it the area is placed anywhere, with no one casting it (a trap, a hazard)")
     t.add_argument("--move", type=float, help="how far the caster may move before it casts, in the map's unit "
                    "(walls, terrain and creatures in the way as the rules say)")
+    t.add_argument("--elevation", action="append", help="the origin's height in the map's unit, or the heights to "
+                   "search: comma-separated (0,10,20) or LO..HI/STEP (0..30/5), repeatable (default 0, the ground)")
+    t.add_argument("--pitch", action="append", help="cones and lines: the pitches to try with every direction, "
+                   "degrees above the horizontal from -90 to 90, as --elevation takes heights (default 0, level)")
     t.add_argument("--hit", action="append", required=True, help="tag or name of the creatures to reach (repeat or comma-separate)")
     t.add_argument("--avoid", action="append", help="tag or name of the creatures to spare (repeat or comma-separate)")
     t.add_argument("--max-avoid", type=int, default=0, help="creatures to avoid a placement may still reach (default 0)")
@@ -1109,7 +1174,7 @@ def parser() -> argparse.ArgumentParser:
     b.add_argument("map", help="map file or @demo (the default of a map column), or a folder of maps: every "
                    "placement on every map")
     b.add_argument("placements", help="CSV with columns shape,size,x,y[,name,map,rules,mode,direction,width,height,"
-                   "elevation]; map: a map file relative to the CSV")
+                   "elevation,pitch]; map: a map file relative to the CSV; pitch: cones and lines only")
     out = b.add_mutually_exclusive_group()
     out.add_argument("-o", "--out", help="JSON lines file to write, - for stdout (the default)")
     out.add_argument("--out-dir", help="folder to write one JSON file per row into (0001-name.json, ...)")

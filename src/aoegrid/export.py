@@ -329,7 +329,9 @@ def placement_record(placement: Any) -> dict[str, Any]:
         ``schema``, ``record`` (``"placement"``), ``at`` (an origin, as in
         :func:`area_record`; a creature's space for a cone or line from
         it), ``direction`` (degrees, or None), ``score``, ``distance`` (from
-        the caster, in the grid's unit), ``hits`` and ``avoided`` (creatures
+        the caster, in the grid's unit), ``elevation`` (the origin's height,
+        in the grid's unit), ``pitch`` (degrees above the horizontal for a
+        cone or line, None for the rest), ``hits`` and ``avoided`` (creatures
         reached, as an area record's ``tokens``), ``area`` (its area
         record), and for a caster that moves first (``move=``) ``stand``
         (the top-left square ``[x, y]`` of its space where it stands; None
@@ -356,6 +358,10 @@ def placement_record(placement: Any) -> dict[str, Any]:
     ({'point': [5.0, 4.0]}, 10.0, [3, 1], [[0, 0], [1, 0], [2, 1], [3, 1]], 15.0)
     >>> r["stand"], r["path"], r["cost"]   # no move
     (None, [], 0.0)
+    >>> up = ag.best_placements(ag.Cone(15), caster=m.token("me"), on=m, hit="enemy", directions=[45], pitches=[30],
+    ...                         elevation=[0, 10])[0]
+    >>> placement_record(up)["elevation"], placement_record(up)["pitch"], r["elevation"], r["pitch"]
+    (0.0, 30.0, 0.0, None)
     """
     score = float(placement.score)
     if not math.isfinite(score):
@@ -367,6 +373,8 @@ def placement_record(placement: Any) -> dict[str, Any]:
         "direction": placement.direction,
         "score": score,
         "distance": placement.distance,
+        "elevation": float(placement.elevation),
+        "pitch": placement.pitch,
         "hits": [_reached(r) for r in placement.hits],
         "avoided": [_reached(r) for r in placement.avoided],
         "area": area_record(placement.area),

@@ -5,11 +5,15 @@ A wall spans the heights ``[bottom, top]`` (:attr:`Wall.span
 is a horizontal polygon, holes allowed, at an elevation. A straight segment
 from ``P = (x, y, z)`` to ``Q`` is blocked
 
-* by a wall when it crosses the wall's segment (seen from above) strictly
-  between its own ends, at a point of the wall (its ends included, so two
-  walls joined at a corner leave no gap), where its height (interpolated
-  between ``P``'s and ``Q``'s) lies within ``[bottom, top]``; a one-way
-  wall only blocks segments starting on its blocking side;
+* by a wall when, seen from above, it crosses the wall's segment properly
+  (each strictly on both sides of the other) where its height
+  (interpolated between ``P``'s and ``Q``'s) lies within ``[bottom, top]``;
+  or when it passes, strictly between its own ends, through an end shared
+  by walls spanning its height there whose other ends lie on both sides of
+  it (walls joined at a corner leave no gap). These are the tie rules of
+  two dimensions (:func:`aoegrid.visibility._segment_clear`): grazing a
+  free end, ending on a wall or running along one does not block. A
+  one-way wall only blocks segments starting on its blocking side;
 * by a floor when its ends lie strictly on either side of the floor's plane
   and it crosses the plane strictly inside the polygon (not in a hole, not on
   the outline).
@@ -20,7 +24,7 @@ vectorised over many segments and walls at once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import shapely
@@ -36,6 +40,8 @@ BoolArray = NDArray[np.bool_]
 #: Crossing parameters within this of a segment's ends do not count: a line
 #: that ends on a wall, or starts on one, is not blocked by it (as in 2D).
 _END = 1e-9
+#: Cross products within this (times the segment's length) count as zero: a wall's end on the line.
+_ON = 1e-9
 #: Segments tested against walls per pass (bounds the working memory).
 _CHUNK = 1 << 20
 
@@ -78,26 +84,87 @@ def walls_block(p: FloatArray, q: FloatArray, segs: FloatArray, spans: FloatArra
     out = np.zeros(len(p), dtype=bool)
     if not len(segs) or not len(p):
         return out
-    step = max(1, _CHUNK // len(segs))
-    ax, ay, bx, by = (c[None, :] for c in segs.T)
-    ex, ey = bx - ax, by - ay
+    corners: list[NDArray[np.intp]] = []
+
+    def corner() -> NDArray[np.intp]:
+        # The walls' ends, numbered by point (a corner is an end several walls share): needed only by the
+        # few lines passing exactly through an end, so numbered on the first such line.
+        if not corners:
+            _, number = np.unique(np.concatenate([segs[:, :2], segs[:, 2:]]), axis=0, return_inverse=True)
+            corners.append(number.ravel())
+        return corners[0]
+
+    step = max(1, _CHUNK // (2 * len(segs)))
     for lo in range(0, len(p), step):
-        pp, qq = p[lo : lo + step], q[lo : lo + step]
-        px, py, pz = (c[:, None] for c in pp.T)
-        dx, dy, dz = (c[:, None] for c in (qq - pp).T)
-        den = dx * ey - dy * ex
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = ((ax - px) * ey - (ay - py) * ex) / den  # along the line
-            u = ((ax - px) * dy - (ay - py) * dx) / den  # along the wall
-            z = pz + t * dz
-        hit = (den != 0) & (t > _END) & (t < 1 - _END) & (u >= 0) & (u <= 1)
-        hit &= (z >= spans[None, :, 0]) & (z <= spans[None, :, 1])
-        if ways.any():
-            side = ex * (py - ay) - ey * (px - ax)  # > 0: the line starts right of the wall
-            way = ways[None, :]
-            hit &= (way == 0) | ((way > 0) & (side > 0)) | ((way < 0) & (side < 0))
-        out[lo : lo + step] = hit.any(axis=1)
+        out[lo : lo + step] = _walls_block(p[lo : lo + step], q[lo : lo + step], segs, spans, ways, corner)
     return out
+
+
+def _walls_block(p: FloatArray, q: FloatArray, segs: FloatArray, spans: FloatArray, ways: NDArray[np.int8],
+                 corner: Callable[[], NDArray[np.intp]]) -> BoolArray:
+    """:func:`walls_block` for one chunk of segments; ``corner()`` numbers the walls' ends (starts, then ends) by point."""
+    ax, ay, bx, by = (c[None, :] for c in segs.T)
+    px, py = p[:, 0, None], p[:, 1, None]
+    dx, dy = (q - p)[:, 0, None], (q - p)[:, 1, None]
+    tol = _ON * np.maximum(np.hypot(dx, dy), 1.0)
+    sides = []
+    for x, y in ((ax, ay), (bx, by)):
+        c = dx * (y - py) - dy * (x - px)
+        sides.append(np.where(np.abs(c) <= tol, 0.0, np.sign(c)))
+    sa, sb = sides
+    # Only the few (line, wall) pairs that cross, or that pass through a wall's end, need their heights:
+    # worked out for those pairs alone.
+    hit = np.zeros(sa.shape, dtype=bool)
+    rows, cols = np.nonzero(sa * sb < 0)
+    hit[rows, cols] = _within(p, q, segs, spans, ways, rows, cols, None)
+    out = hit.any(axis=1)
+    # Per end: on the line, strictly inside it, at a height its wall spans; and the side its wall's other end lies.
+    ends = [np.nonzero((side == 0) & ~out[:, None]) for side in (sa, sb)]
+    if not any(r.size for r, _ in ends):
+        return out
+    m = len(segs)
+    on = np.zeros((len(p), 2 * m), dtype=bool)
+    for k, (r, c) in enumerate(ends):
+        on[r, c + k * m] = _within(p, q, segs, spans, ways, r, c, k)
+    ask = np.flatnonzero(on.any(axis=1))
+    if not ask.size:
+        return out
+    number = corner()
+    on, other = on[ask], np.concatenate([sb, sa], axis=1)[ask]
+    joined = np.ones((len(ask), int(number.max()) + 1), dtype=bool)
+    for sign in (1.0, -1.0):
+        r, c = np.nonzero(on & (other == sign))
+        touching = np.zeros_like(joined)
+        touching[r, number[c]] = True
+        joined &= touching
+    out[ask] = joined.any(axis=1)
+    return out
+
+
+def _within(p: FloatArray, q: FloatArray, segs: FloatArray, spans: FloatArray, ways: NDArray[np.int8],
+            rows: NDArray[np.intp], cols: NDArray[np.intp], end: int | None) -> BoolArray:
+    """For the pairs (line ``rows``, wall ``cols``): whether the line meets the wall (``end`` None: where it
+    crosses it; 0 or 1: where it passes that end of it) strictly between its own ends, at a height the wall
+    spans, from the side a one-way wall blocks."""
+    if not rows.size:
+        return np.zeros(0, dtype=bool)
+    ax, ay, bx, by = segs[cols].T
+    ex, ey = bx - ax, by - ay
+    px, py, pz = p[rows].T
+    dx, dy, dz = (q[rows] - p[rows]).T
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if end is None:
+            u = ((ax - px) * ey - (ay - py) * ex) / (dx * ey - dy * ex)
+        else:
+            x, y = (ax, ay) if end == 0 else (bx, by)
+            u = ((x - px) * dx + (y - py) * dy) / (dx * dx + dy * dy)
+        z = pz + u * dz
+        ok = (u > _END) & (u < 1 - _END) & (z >= spans[cols, 0]) & (z <= spans[cols, 1])
+    way = ways[cols]
+    if way.any():
+        start = ex * (py - ay) - ey * (px - ax)  # > 0: the line starts right of the wall
+        ok &= (way == 0) | ((way > 0) & (start > 0)) | ((way < 0) & (start < 0))
+    return np.asarray(ok)
 
 
 def floor_blocks(p: FloatArray, q: FloatArray, floor: Floor) -> BoolArray:

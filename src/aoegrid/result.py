@@ -218,7 +218,8 @@ class AreaCore:
         ``touched`` where some such line crosses a shorter wall (seen from
         above, whatever its span) or is blocked by a floor: elsewhere the
         two-dimensional answer stands. Shorter walls and floors are those of
-        :meth:`BattleMapCore.in_3d` for :meth:`vertical_extent`.
+        :meth:`BattleMapCore.in_3d` for :meth:`vertical_extent`. A shape that
+        ignores walls (:meth:`_ignores_walls`) is stopped by floors alone.
         """
         bmap = self.battlemap
         assert bmap is not None and self.recipe is not None
@@ -233,6 +234,7 @@ class AreaCore:
         y0, y1 = min(o.y0, py.min(initial=o.y0)), max(o.y1, py.max(initial=o.y1))
         near = ((np.minimum(segs[:, 0], segs[:, 2]) <= x1) & (np.maximum(segs[:, 0], segs[:, 2]) >= x0)
                 & (np.minimum(segs[:, 1], segs[:, 3]) <= y1) & (np.maximum(segs[:, 1], segs[:, 3]) >= y0))
+        near &= not self._ignores_walls()
         segs, spans, ways = segs[near], spans[near], ways[near]
         every = np.broadcast_to(np.array([-np.inf, np.inf]), spans.shape)
         q = np.column_stack([px, py, pz])
@@ -247,8 +249,12 @@ class AreaCore:
             touched |= crossed | stopped
             k = np.flatnonzero(crossed)
             stopped[k] |= walls_block(p[k], q[k], segs, spans, ways)
-            clear |= vis.sees(px, py) & ~stopped
+            clear |= ~stopped if self._ignores_walls() else vis.sees(px, py) & ~stopped
         return clear, touched
+
+    def _ignores_walls(self) -> bool:
+        """Whether walls, of every span, leave the shape whole (a Starfinder cylinder); floors still cut it."""
+        return isinstance(self.shape, Cylinder) and self.rules is not None and self.rules.cylinder_ignores_walls
 
     def _lifted(self, local: BoolArray, height: float | None = None) -> BoolArray:
         """``local`` (squares of the window) less those line of effect in three dimensions does not reach.
@@ -265,7 +271,8 @@ class AreaCore:
         bmap = self.battlemap
         assert bmap is not None and self.recipe is not None
         lo, hi = self.vertical_extent()
-        if not any(bmap.in_3d(lo, hi)):
+        if not any(bmap.in_3d(lo, hi)) or (height is None and self._ignores_walls()):
+            # Through walls, a line at the origin's height crosses no floor's plane: the whole column stays.
             return local
         w = self.window
         ys, xs = np.nonzero(local)
@@ -359,7 +366,7 @@ class AreaCore:
         if self._local is None:
             shape, rules = self._shape_local, self.rules
             assert rules is not None
-            if isinstance(self.shape, Cylinder) and rules.cylinder_ignores_walls:
+            if self._ignores_walls():
                 local = shape
             elif self.mode is Mode.SPREAD:
                 # A spread is a burst that can also turn corners: every square a

@@ -2,11 +2,12 @@
 
 :func:`threat_map` says, for every square, how many casters can reach a
 creature standing there: from some square the caster can move to
-(:func:`aoegrid.reachable`), some legal placement of the effect
-(:func:`aoegrid.legal_origins`; for cones and lines every direction from the
-caster) takes a square of the creature's space. That is exactly the union of
-the squares of every such area built with :func:`aoegrid.area` (tests hold
-this on random maps), found much faster:
+(:func:`aoegrid.reachable`), some legal placement of the effect at some
+height (:func:`aoegrid.legal_origins`; for cones and lines every direction
+and pitch from the caster) reaches the creature, as :meth:`Area.tokens`
+counts it (tests hold this against every such area built with
+:func:`aoegrid.area` on random maps with heights, flyers and floors), found
+much faster:
 
 * each placement is looked at once, however many of the casters' standing
   squares allow it;
@@ -16,6 +17,14 @@ this on random maps), found much faster:
 * the others are built with :func:`aoegrid.area`, those whose stencil holds
   the most squares not reached yet first, and not at all once every square
   of their stencil is reached (walls only take squares away).
+
+A creature is reached wherever a square of its space is in the area when its
+height spans the origin's, the shape is not aimed up or down and no wall
+shorter than the solid's heights nor floor within them is on the map (the
+common case: the ground, walls to the sky); then the area's squares are
+stamped. Otherwise every placement is built, and each square of its area not
+reached yet is tested as :meth:`Area.tokens` tests one square of the
+creature there.
 
 Each kind of placement (intersections, square centres, a caster's space
 aimed one way) is a lattice of its own, one square apart, so one stencil
@@ -28,6 +37,7 @@ squares that wall hides from it, holds no square not reached yet.
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -37,6 +47,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from aoegrid._validate import real
 from aoegrid.area import Area, area
 from aoegrid.battlemap import BattleMapCore as BattleMap
 from aoegrid.directions import parse_direction
@@ -57,8 +68,8 @@ from aoegrid.ranges import (
 )
 from aoegrid.rules import Rules, resolve_rules
 from aoegrid.shapes import Cone, Cylinder, Line, Shape
-from aoegrid.stencils import _bounds, _Origin, _stencil_on_grid, shape_extent
-from aoegrid.tactics import DIRECTIONS, Selector, _selector
+from aoegrid.stencils import _bounds, _Origin, _stencil_on_grid, pitched, shape_extent
+from aoegrid.tactics import DIRECTIONS, Selector, _heights, _selector
 from aoegrid.targets import Membership, _in_area
 from aoegrid.tokens import Space, Token
 from aoegrid.visibility import OriginOnWallError
@@ -77,10 +88,12 @@ class Threat:
     """Where the casters can reach a creature, square by square.
 
     A square counts for a caster when a creature of :attr:`size` whose space
-    has its top-left square there is reached: some square of its space is in
-    the area of some placement the caster can make from some square it can
-    move to. That is the union of those areas' squares, grown by the
-    creature's space: for a one-square creature, the union itself.
+    has its top-left square there (at the ``creature_elevation`` asked) is
+    reached by the area of some placement the caster can make from some
+    square it can move to, as :meth:`Area.tokens` counts it. On the ground,
+    with ground origins and walls to the sky, that is the union of those
+    areas' squares, grown by the creature's space: for a one-square
+    creature, the union itself.
 
     Attributes
     ----------
@@ -176,6 +189,10 @@ class _Family:
     box: tuple[int, int, int, int]
     shape: tuple[int, int]
     build: Callable[[int, int], Area | None]
+    #: The origin's height.
+    z: float
+    #: Whether a creature is reached wherever its space meets the stencil's area (:func:`_whole`).
+    whole: bool
     own: bool = False
     legal: dict[int, BoolArray] = field(default_factory=dict)
     free: dict[int, BoolArray] = field(default_factory=dict)
@@ -202,21 +219,31 @@ def threat_map(
     spare: Selector = None,
     max_spared_hit: int | None = 0,
     directions: Iterable[float | str] | None = None,
+    pitches: Iterable[float] | None = None,
     need: Need | str | None = None,
+    elevation: float | Iterable[float] = 0.0,
+    creature_elevation: float = 0.0,
 ) -> Threat:
     """Where is it safe: how many casters can reach a creature in each square.
 
     For each caster, every square its space can end its move on
-    (:func:`aoegrid.reachable` with ``move``; without it, where it stands),
-    every legal point of origin from there (:func:`aoegrid.legal_origins`:
-    range, line of effect or sight, walls), or for cones and lines every
-    direction from its space, gives an area (:func:`aoegrid.area`). A
-    creature standing in a square is reached when some square of its space
-    is in one of them: walls, line of effect and total cover as the area
-    counts them (so for a one-square creature the threat is the union of the
-    areas' squares), the creature on the ground, the origin at its height.
-    Under SW5e a point the caster cannot see behind a wall counts where it
-    comes into being, on the wall's near side.
+    (:func:`aoegrid.reachable` with ``move``; without it, where it stands;
+    it keeps its elevation as it moves), every legal point of origin from
+    there at each height of ``elevation`` (:func:`aoegrid.legal_origins`
+    with ``elevation=``: range measured in three dimensions from the
+    caster's prism, line of effect or sight, walls), or for cones and lines
+    every direction and pitch from its space (at each height), gives an
+    area (:func:`aoegrid.area` with ``elevation=``). A creature of ``size``
+    standing in a square, at ``creature_elevation`` (the ground by
+    default), is reached when the area reaches it as :meth:`Area.tokens`
+    counts it: a square of its space in the area whose column the solid
+    meets within the creature's prism, and a line of effect in three
+    dimensions to a test point of it there (walls with heights, floors);
+    walls and total cover as the area counts them. On the ground, with
+    ground origins and walls to the sky, that is a square of its space in
+    the area (so for a one-square creature the threat is the union of the
+    areas' squares). Under SW5e a point the caster cannot see behind a wall
+    counts where it comes into being, on the wall's near side.
 
     Parameters
     ----------
@@ -250,8 +277,20 @@ def threat_map(
         do not count (default 0: none); None counts every placement.
     directions : iterable of degrees or compass names, optional
         For cones and lines: the directions tried (default every 5 degrees).
+    pitches : iterable of degrees, optional
+        For cones and lines: the pitches tried with every direction, degrees
+        above the horizontal (default the shape's own pitch).
     need : {"effect", "sight", "both"}, optional
         What the caster needs to the origin (see :func:`aoegrid.legal_origins`).
+    elevation : float or iterable of float
+        The origin's height, in the grid's unit (default 0, the ground), or
+        the heights tried, each for every origin (as
+        :func:`aoegrid.best_placements` takes it). Cones, lines and auras
+        start from the caster's space at each height.
+    creature_elevation : float
+        The height the creature reached stands at, in the grid's unit
+        (default 0: threat to flyers at 30 ft is ``creature_elevation=30``);
+        its prism rises from there by its height, as :class:`Token` has it.
 
     Returns
     -------
@@ -263,12 +302,17 @@ def threat_map(
     ------
     InvalidTypeError
         ``on`` not a BattleMap; a caster neither a Token, a Space nor a
-        label; ``spare`` neither tags, a predicate nor tokens.
+        label; ``spare`` neither tags, a predicate nor tokens;
+        ``directions`` or ``pitches`` not a collection; ``elevation``
+        neither a number nor a collection of numbers;
+        ``creature_elevation`` not a number.
     InvalidValueError
         No casters, or two with one label; a negative ``move``, or as many
         moves as casters not given; a bad ``at``, ``size`` or
-        ``max_spared_hit``; ``directions`` for a shape placed at a point;
-        ``range`` with ``at="caster"``.
+        ``max_spared_hit``; ``directions`` or ``pitches`` for a shape
+        placed at a point, an empty one, or a pitch outside -90..90; an
+        empty ``elevation``, or a height not finite; ``range`` with
+        ``at="caster"``.
 
     Examples
     --------
@@ -284,6 +328,10 @@ def threat_map(
      [1 1 1 1 2 1 1 1 1]]
     >>> t.by_caster["a"][3].astype(int)     # round the wall's end
     array([1, 1, 1, 1, 1, 0, 0, 0, 0])
+    >>> bat = ag.Token(1, 2, name="bat", elevation=20)          # flying at 20 ft over a 10-ft wall
+    >>> low = ag.BattleMap(ag.Grid(9, 5), walls=[ag.Wall((4, 0), (4, 5), top=10)])
+    >>> ag.threat_map(ag.Sphere(20), casters=[bat], range=10, elevation=20, on=low).count[2]
+    array([1, 1, 1, 1, 1, 1, 0, 0, 0])
     """
     if not isinstance(on, BattleMap):
         raise InvalidTypeError(f"on must be an aoegrid.BattleMap (its walls cut the areas), got {on!r}")
@@ -303,22 +351,34 @@ def threat_map(
             raise InvalidValueError(f"an area at its caster is placed on the caster's space, at no range (got range={range!r})")
         check_shape_range(shape, rng, rules)
     aimed = at == "caster" or isinstance(shape, (Cone, Line))
-    turns = _directions(shape, directions)
+    turns = _tried(shape, "directions", "direction", directions, DIRECTIONS,
+                   lambda d: parse_direction(d, "direction"), "degrees or compass names")
+    ups = _tried(shape, "pitches", "pitch", pitches, (getattr(shape, "pitch", 0.0),),
+                 lambda p: shape.replace(pitch=p).pitch, "degrees above the horizontal")
     is_spared = _selector(spare, "spare")
     spared = [t for t in on.tokens if is_spared(t)]
     who = _casters(casters, move, on, rules, spared)
+    heights = _heights(elevation)
+    probe = _probe(size, creature_elevation, on.grid.square)
     if aimed:
-        families, moved = _aimed(shape, turns, who, on, rules, mode), np.zeros((0, 5))
+        families, moved = _aimed(shape, turns, ups, heights, who, on, rules, mode, probe), np.zeros((0, 6))
     else:
-        families, moved = _points(shape, who, on, rules, mode, rng, need)
+        families, moved = _points(shape, heights, who, on, rules, mode, rng, need, probe)
     walls = _wall_squares(on)
     if isinstance(shape, Cylinder) and rules.cylinder_ignores_walls:
         walls[:] = False
     for fam in families:
         _open_field(fam, who, walls, spared, on.grid.square)
-    _walled(families, who, bool(spared))
-    _moved(shape, moved, who, on, rules, mode, bool(spared))
+    _walled(families, who, bool(spared), probe)
+    _moved(shape, moved, who, on, rules, mode, bool(spared), probe)
     return _result(who, on, footprint, spare is not None, max_spared_hit)
+
+
+def _probe(size: object, creature_elevation: object, square: float) -> Token:
+    """One square of the creature reached, as tall as it is, at ``creature_elevation`` (moved to each square tested)."""
+    z = real(creature_elevation, "creature_elevation")
+    low, high = Token(0, 0, size=size, elevation=z).prism(square)  # type: ignore[arg-type]
+    return Token(0, 0, elevation=low, height=high - low)
 
 
 def _footprint(size: object) -> tuple[int, int]:
@@ -328,20 +388,22 @@ def _footprint(size: object) -> tuple[int, int]:
         raise InvalidValueError(f"size must be a creature size or footprint, as a Token takes: {e}") from None
 
 
-def _directions(shape: Shape, directions: Iterable[float | str] | None) -> list[float | None]:
-    """The directions a cone or line is tried in; ``[None]`` (the shape as it is) for the others."""
+def _tried(shape: Shape, name: str, one: str, given: Iterable[Any] | None, every: Iterable[Any],
+           parse: Callable[[Any], float], units: str) -> list[float | None]:
+    """The directions or pitches (``name``, one a ``one``) a cone or line is tried at: ``given`` (``every``
+    by default), each as ``parse`` reads it; ``[None]`` (the shape as it is) for the others."""
     if not isinstance(shape, (Cone, Line)):
-        if directions is not None:
+        if given is not None:
             raise InvalidValueError(
-                f"directions= is for cones and lines, aimed from their caster; a {type(shape).__name__.lower()} "
-                f"keeps its own direction (got directions={directions!r})")
+                f"{name}= is for cones and lines, aimed from their caster; a {type(shape).__name__.lower()} "
+                f"keeps its own {one} (got {name}={given!r})")
         return [None]
-    if isinstance(directions, (str, int, float)):
-        raise InvalidTypeError(f"directions must be a collection of degrees or compass names, got {directions!r}")
-    turns = sorted({parse_direction(d, "direction") for d in (DIRECTIONS if directions is None else directions)})
-    if not turns:
-        raise InvalidValueError("directions is empty: give at least one direction (degrees or a compass name)")
-    return list(turns)
+    if isinstance(given, (str, bytes)) or not isinstance(given, Iterable | None):
+        raise InvalidTypeError(f"{name} must be a collection of {units}, got {given!r}")
+    out = sorted({parse(v) for v in (every if given is None else given)})
+    if not out:
+        raise InvalidValueError(f"{name} is empty: give at least one {one} ({units})")
+    return list(out)
 
 
 def _casters(casters: Any, move: Any, on: BattleMap, rules: Rules, spared: list[Token]) -> list[_Caster]:
@@ -395,53 +457,58 @@ def _budgets(move: Any, n: int) -> list[float | None]:
 # --- placements -------------------------------------------------------------
 
 
-def _points(shape: Shape, who: list[_Caster], on: BattleMap, rules: Rules, mode: Mode, rng: Range | None,
-            need: Need | str | None) -> tuple[list[_Family], FloatArray]:
-    """Placements at points of origin: one family per kind of point, and the points moved off them (SW5e).
+def _points(shape: Shape, heights: tuple[float, ...], who: list[_Caster], on: BattleMap, rules: Rules, mode: Mode,
+            rng: Range | None, need: Need | str | None, probe: Token) -> tuple[list[_Family], FloatArray]:
+    """Placements at points of origin: one family per height and kind of point, and the points moved off
+    them (SW5e).
 
-    Every caster's legal origins from every stand, each kept once; for a
-    caster that counts itself, which stands each is chosen from. The moved
-    points are rows ``(x, y, caster, stand x, stand y)``, one per stand
-    choosing one.
+    Every caster's legal origins at each height from every stand (range from
+    its prism there: it keeps its elevation as it moves), each kept once;
+    for a caster that counts itself, which stands each is chosen from. The
+    moved points are rows ``(x, y, height, caster, stand x, stand y)``, one
+    per stand choosing one.
     """
     g = on.grid
     lattice = origin_lattice(shape, rules)
     step = _STEP[lattice]
-    families = []
-    for _, off, _ in _PARTS[lattice]:
-        st = _open_stencil(shape, lambda x, y, off=off: (x + off, y + off), (1, 1), rules, mode, g)
-        near = -1 if off == 0 else 0  # the squares touching the origin: around an intersection, or its own
-        box = (min(st.dx0, near), min(st.dy0, near), max(st.dx0 + st.k.shape[1] - 1, 0),
-               max(st.dy0 + st.k.shape[0] - 1, 0))
-        n_y, n_x = g.height + (off == 0), g.width + (off == 0)
+    families: dict[float, list[_Family]] = {}
+    for z in heights:
+        families[z] = []
+        for _, off, _ in _PARTS[lattice]:
+            st, whole = _open_stencil(shape, lambda x, y, off=off: (x + off, y + off), (1, 1), rules, mode, on, z,
+                                      probe)
+            near = -1 if off == 0 else 0  # the squares touching the origin: around an intersection, or its own
+            box = (min(st.dx0, near), min(st.dy0, near), max(st.dx0 + st.k.shape[1] - 1, 0),
+                   max(st.dy0 + st.k.shape[0] - 1, 0))
+            n_y, n_x = g.height + (off == 0), g.width + (off == 0)
 
-        def build(i: int, j: int, off: float = off) -> Area:
-            return area(shape, at=(i + off, j + off), on=on, rules=rules, mode=mode)
+            def build(i: int, j: int, off: float = off, z: float = z) -> Area:
+                return area(shape, at=(i + off, j + off), on=on, rules=rules, mode=mode, elevation=z)
 
-        families.append(_Family(st, box, (n_y, n_x), build))
-    moved = [np.zeros((0, 5))]
+            families[z].append(_Family(st, box, (n_y, n_x), build, z, whole))
+    moved = [np.zeros((0, 6))]
     for c, caster in enumerate(who):
-        w, h = caster.token.footprint
-        for fam in families:
+        for fam in (f for at_z in families.values() for f in at_z):
             fam.legal[c] = np.zeros(fam.shape, dtype=bool)
             if caster.selfish:
                 fam.free[c], fam.mine[c] = np.zeros(fam.shape, dtype=bool), {}
         for sy, sx in zip(*np.nonzero(caster.stands)):
-            stand = Space(int(sx), int(sy), w, h)
-            o = legal_origins(shape, caster=stand, range=rng, on=on, rules=rules, need=need)
-            chosen = o.mask
-            if o.moved_to is not None:
-                rows, cols = np.indices(o.mask.shape)
-                stays = (o.moved_to[..., 0] == cols * step) & (o.moved_to[..., 1] == rows * step)
-                q = o.moved_to[o.mask & ~stays]
-                moved.append(np.column_stack([q, np.tile([c, stand.x, stand.y], (len(q), 1))]))
-                chosen = o.mask & stays
-            for fam, (_, _, sl) in zip(families, _PARTS[lattice]):
-                here = chosen[sl]
-                fam.legal[c] |= here
-                if caster.selfish:
-                    _note_stand(fam, c, here, stand)
-    return families, np.concatenate(moved)
+            me = caster.token.moved_to(int(sx), int(sy))
+            for z in heights:
+                o = legal_origins(shape, caster=me, range=rng, on=on, rules=rules, need=need, elevation=z)
+                chosen = o.mask
+                if o.moved_to is not None:
+                    rows, cols = np.indices(o.mask.shape)
+                    stays = (o.moved_to[..., 0] == cols * step) & (o.moved_to[..., 1] == rows * step)
+                    q = o.moved_to[o.mask & ~stays]
+                    moved.append(np.column_stack([q, np.tile([z, c, me.x, me.y], (len(q), 1))]))
+                    chosen = o.mask & stays
+                for fam, (_, _, sl) in zip(families[z], _PARTS[lattice]):
+                    here = chosen[sl]
+                    fam.legal[c] |= here
+                    if caster.selfish:
+                        _note_stand(fam, c, here, me.space)
+    return [f for at_z in families.values() for f in at_z], np.concatenate(moved)
 
 
 def _note_stand(fam: _Family, c: int, chosen: BoolArray, stand: Space) -> None:
@@ -459,56 +526,70 @@ def _note_stand(fam: _Family, c: int, chosen: BoolArray, stand: Space) -> None:
     fam.free[c] |= free
 
 
-def _aimed(shape: Shape, turns: list[float | None], who: list[_Caster], on: BattleMap, rules: Rules,
-           mode: Mode) -> list[_Family]:
-    """Placements from the caster's space: one family per footprint and direction, positions the stands."""
+def _aimed(shape: Shape, turns: list[float | None], ups: list[float | None], heights: tuple[float, ...],
+           who: list[_Caster], on: BattleMap, rules: Rules, mode: Mode, probe: Token) -> list[_Family]:
+    """Placements from the caster's space: one family per footprint, direction, pitch and height, positions
+    the stands."""
     g = on.grid
     families = []
-    for w, h in sorted({c.token.footprint for c in who}):
-        for d in turns:
-            turned = shape if d is None else shape.replace(direction=d)
-            st = _open_stencil(turned, lambda x, y, w=w, h=h: Space(x, y, w, h), (w, h), rules, mode, g)
-            box = (min(st.dx0, -1), min(st.dy0, -1), max(st.dx0 + st.k.shape[1] - 1, w),
-                   max(st.dy0 + st.k.shape[0] - 1, h))
+    for (w, h), d, up, z in itertools.product(sorted({c.token.footprint for c in who}), turns, ups, heights):
+        turned = shape.replace(**{k: v for k, v in (("direction", d), ("pitch", up)) if v is not None})
+        st, whole = _open_stencil(turned, lambda x, y, w=w, h=h: Space(x, y, w, h), (w, h), rules, mode, on, z,
+                                  probe)
+        box = (min(st.dx0, -1), min(st.dy0, -1), max(st.dx0 + st.k.shape[1] - 1, w),
+               max(st.dy0 + st.k.shape[0] - 1, h))
 
-            def build(i: int, j: int, turned: Shape = turned, w: int = w, h: int = h) -> Area | None:
-                try:
-                    return area(turned, at=Space(i, j, w, h), on=on, rules=rules, mode=mode)
-                except OriginOnWallError:
-                    return None  # it starts inside a wall, as ag.area refuses
+        def build(i: int, j: int, turned: Shape = turned, w: int = w, h: int = h, z: float = z) -> Area | None:
+            try:
+                return area(turned, at=Space(i, j, w, h), on=on, rules=rules, mode=mode, elevation=z)
+            except OriginOnWallError:
+                return None  # it starts inside a wall, as ag.area refuses
 
-            fam = _Family(st, box, g.shape, build, own=True)
-            block, y0, x0 = st.reach(Space(0, 0, w, h))
-            cut = _overlap(block.shape, (1, 1), -y0, -x0)
-            hits_self = cut is not None and bool(block[cut[0]].any())
-            for c, caster in enumerate(who):
-                if caster.token.footprint == (w, h):
-                    fam.legal[c] = caster.stands
-                    if caster.selfish:
-                        fam.free[c] = np.zeros(g.shape, dtype=bool) if hits_self else caster.stands
-            families.append(fam)
+        fam = _Family(st, box, g.shape, build, z, whole, own=True)
+        block, y0, x0 = st.reach(Space(0, 0, w, h))
+        cut = _overlap(block.shape, (1, 1), -y0, -x0)
+        hits_self = cut is not None and bool(block[cut[0]].any())
+        for c, caster in enumerate(who):
+            if caster.token.footprint == (w, h):
+                fam.legal[c] = caster.stands
+                if caster.selfish:
+                    fam.free[c] = np.zeros(g.shape, dtype=bool) if hits_self else caster.stands
+        families.append(fam)
     return families
 
 
 def _open_stencil(shape: Shape, at: Callable[[int, int], Any], size: tuple[int, int], rules: Rules, mode: Mode,
-                  grid: Grid) -> _Stencil:
+                  on: BattleMap, z: float, probe: Token) -> tuple[_Stencil, bool]:
     """The squares ``shape`` covers in open field from ``at(x, y)`` (a point in square (x, y), or a space
-    there of ``size``), relative to (x, y).
+    there of ``size``) at height ``z``, relative to (x, y); and whether its area on ``on`` reaches a
+    creature wherever a square of its space is in it (:func:`_whole`).
 
     Built with :func:`aoegrid.area` on a bare grid reaching the shape's
     outline (and a square) beyond, but never farther than the map is wide or
     high: every square of the map, from every position, lies on it.
     """
+    grid = on.grid
     reach = math.ceil(shape_extent(shape, rules, grid.square)) + 2
     rx, ry = min(reach, grid.width), min(reach, grid.height)
     w, h = size
     bare = Grid(2 * rx + w, 2 * ry + h, square=grid.square, units=grid.units)
-    a = area(shape, at=at(rx, ry), on=bare, rules=rules, mode=mode)
+    a = area(shape, at=at(rx, ry), on=bare, rules=rules, mode=mode, elevation=z)
+    whole = _whole(a, probe, on)
     ys, xs = np.nonzero(a.local)
     if not len(ys):
-        return _Stencil(0, 0, np.zeros((0, 0), dtype=bool))
+        return _Stencil(0, 0, np.zeros((0, 0), dtype=bool)), whole
     k = a.local[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
-    return _Stencil(a.window.x0 + int(xs.min()) - rx, a.window.y0 + int(ys.min()) - ry, k)
+    return _Stencil(a.window.x0 + int(xs.min()) - rx, a.window.y0 + int(ys.min()) - ry, k), whole
+
+
+def _whole(a: Area, probe: Token, on: BattleMap) -> bool:
+    """Whether area ``a`` (or its like on ``on``) reaches the creature ``probe`` stands for wherever a square
+    of its space is in it: the creature's height spans the origin's, the shape is not aimed up or down (so
+    every height test passes), and no wall shorter than the solid's heights nor floor within them is on
+    ``on`` (the line of effect is the plane's)."""
+    low, high = probe.prism(on.grid.square)
+    assert a.shape is not None
+    return low <= a.elevation <= high and not pitched(a.shape) and not any(on.in_3d(*a.vertical_extent()))
 
 
 # --- stamping ---------------------------------------------------------------
@@ -520,13 +601,15 @@ def _open_field(fam: _Family, who: list[_Caster], walls: BoolArray, spared: list
     With creatures to spare, each position's count of them is the number
     whose space its stencil meets (less the caster's own, which counts where
     it stands); a position whose stencil meets one above or below the
-    origin's height, or a caster off the ground, is left to be built, as the
-    positions a wall comes near are (:attr:`_Family.todo`).
+    origin's height, or a caster not spanning it, is left to be built, as the
+    positions a wall comes near are (:attr:`_Family.todo`). So is every
+    position of a family whose areas do not reach a creature wherever they
+    hold a square of its space (:attr:`_Family.whole`).
     """
     st = fam.stencil
     if not st.k.size:
         return
-    near = _box_meets(walls, fam.box, fam.shape)
+    near = _box_meets(walls, fam.box, fam.shape) | (not fam.whole)
     counts = np.zeros(fam.shape, dtype=np.int64)
     reaches = []
     for t in spared:
@@ -534,7 +617,7 @@ def _open_field(fam: _Family, who: list[_Caster], walls: BoolArray, spared: list
         _paint(reach, *st.reach(t.space), np.logical_or)
         counts += reach
         reaches.append(reach)
-        if not _level(t, square):
+        if not _level(t, square, fam.z):
             near |= reach
     for c, legal in fam.legal.items():
         caster = who[c]
@@ -543,7 +626,7 @@ def _open_field(fam: _Family, who: list[_Caster], walls: BoolArray, spared: list
         if caster.selfish:
             own = next(r for t, r in zip(spared, reaches) if t is caster.token or t == caster.token)
             cost = counts - own + ~fam.free[c]
-            if not _level(caster.token, square):
+            if not _level(caster.token, square, fam.z):
                 todo |= legal & ~fam.free[c]
         fam.todo[c] = todo
         open_ = legal & ~todo
@@ -552,7 +635,7 @@ def _open_field(fam: _Family, who: list[_Caster], walls: BoolArray, spared: list
             _paint(caster.fewest, np.where(grown, float(v), np.inf), st.dy0, st.dx0, np.minimum)
 
 
-def _walled(families: list[_Family], who: list[_Caster], counting: bool) -> None:
+def _walled(families: list[_Family], who: list[_Caster], counting: bool, probe: Token) -> None:
     """Build, once each, the positions of every family's :attr:`_Family.todo`, and stamp their areas.
 
     A position whose stencil's squares are all reached already, by a
@@ -585,7 +668,7 @@ def _walled(families: list[_Family], who: list[_Caster], counting: bool) -> None
         for c in holders:
             caster = who[c]
             stands = fam.stands_of(c, (i, j)) if caster.selfish and not fam.free[c][j, i] else []
-            _stamp(caster, a, _cost(a, caster, stands) if counting else 0)
+            _stamp(caster, a, _cost(a, caster, stands) if counting else 0, probe, fam.whole)
 
 
 def _unreached(who: list[_Caster], holders: list[int], st: _Stencil, i: int, j: int) -> int:
@@ -600,10 +683,10 @@ def _unreached(who: list[_Caster], holders: list[int], st: _Stencil, i: int, j: 
 
 
 def _moved(shape: Shape, rows: FloatArray, who: list[_Caster], on: BattleMap, rules: Rules, mode: Mode,
-           counting: bool) -> None:
+           counting: bool, probe: Token) -> None:
     """Build, once each, the points moved off the lattices to a wall's near side (SW5e), and stamp their areas.
 
-    Rows are ``(x, y, caster, stand x, stand y)`` (:func:`_points`). A point
+    Rows are ``(x, y, height, caster, stand x, stand y)`` (:func:`_points`). A point
     is built only when, for some caster choosing it, some square its area
     can take is not reached yet: a square of its open-field stencil, not
     hidden from it by the wall it stands against (:func:`_hidden`; for a
@@ -616,19 +699,21 @@ def _moved(shape: Shape, rows: FloatArray, who: list[_Caster], on: BattleMap, ru
     if not len(rows):
         return
     g = on.grid
-    points, inverse = np.unique(rows[:, :2], axis=0, return_inverse=True)
+    points, inverse = np.unique(rows[:, :3], axis=0, return_inverse=True)
     inverse = inverse.ravel()
     b = _bounds(shape, _Origin(0.0, 0.0, 0.0, 0.0), rules, g.square)
     x0 = np.clip(np.floor(points[:, 0] + b[0]) - 1, 0, g.width).astype(np.int64)
     x1 = np.clip(np.ceil(points[:, 0] + b[2]) + 1, 0, g.width).astype(np.int64)
     y0 = np.clip(np.floor(points[:, 1] + b[1]) - 1, 0, g.height).astype(np.int64)
     y1 = np.clip(np.ceil(points[:, 1] + b[3]) + 1, 0, g.height).astype(np.int64)
-    blocks = mode is not Mode.SPREAD and not (isinstance(shape, Cylinder) and rules.cylinder_ignores_walls)
+    # Walls shorter than every height, and floors, hide nothing for sure: a line may pass above or below.
+    blocks = (mode is not Mode.SPREAD and not (isinstance(shape, Cylinder) and rules.cylinder_ignores_walls)
+              and not any(on.in_3d(-math.inf, math.inf)))
     holders = []
     wanted = np.zeros(len(points), dtype=bool)
     for c, caster in enumerate(who):
         mine = np.zeros(len(points), dtype=bool)
-        mine[inverse[rows[:, 2] == c]] = True
+        mine[inverse[rows[:, 3] == c]] = True
         holders.append(mine)
         table = np.zeros((g.height + 1, g.width + 1), dtype=np.int64)
         table[1:, 1:] = (caster.fewest > 0).cumsum(axis=0).cumsum(axis=1)
@@ -646,7 +731,7 @@ def _moved(shape: Shape, rows: FloatArray, who: list[_Caster], on: BattleMap, ru
         xs = x0[chunk, None, None] + np.arange(span[1])[None, None, :]
         open_ = (ys < y1[chunk, None, None]) & (xs < x1[chunk, None, None])
         if blocks:
-            open_ &= ~_hidden(points[chunk], xs, ys, segs)
+            open_ &= ~_hidden(points[chunk, :2], xs, ys, segs)
         ys, xs = np.minimum(ys, g.height - 1), np.minimum(xs, g.width - 1)
         for n, k in enumerate(chunk):
             choosing = [c for c, mine in enumerate(holders) if mine[k]]
@@ -660,11 +745,12 @@ def _moved(shape: Shape, rows: FloatArray, who: list[_Caster], on: BattleMap, ru
                    np.logical_and)
             if not any((who[c].fewest[box][keep] > 0).any() for c in choosing):
                 continue
-            a = area(shape, at=at, on=on, rules=rules, mode=mode)
+            a = area(shape, at=at, on=on, rules=rules, mode=mode, elevation=float(points[k, 2]))
+            whole = _whole(a, probe, on)
             mine = rows[by_point[first[k] : first[k + 1]]]
             for c in choosing:
-                stands = [(int(x), int(y)) for x, y in mine[mine[:, 2] == c, 3:]] if who[c].selfish else []
-                _stamp(who[c], a, _cost(a, who[c], stands) if counting else 0)
+                stands = [(int(x), int(y)) for x, y in mine[mine[:, 3] == c, 4:]] if who[c].selfish else []
+                _stamp(who[c], a, _cost(a, who[c], stands) if counting else 0, probe, whole)
 
 
 def _hidden(points: FloatArray, xs: NDArray[np.int64], ys: NDArray[np.int64], segs: FloatArray) -> BoolArray:
@@ -716,11 +802,22 @@ def _cost(a: Area, caster: _Caster, stands: list[Square]) -> int:
     return n
 
 
-def _stamp(caster: _Caster, a: Area, cost: int) -> None:
-    """Lower the caster's count to ``cost`` on the squares of ``a``."""
+def _stamp(caster: _Caster, a: Area, cost: int, probe: Token, whole: bool) -> None:
+    """Lower the caster's count to ``cost`` on the squares of ``a`` reaching a creature there.
+
+    ``whole``: every square of ``a`` does (:func:`_whole`). Else a square
+    does when ``a`` reaches ``probe`` (one square of the creature, as tall)
+    moved there, as :meth:`Area.tokens` counts it; only squares not already
+    at ``cost`` or below are looked at.
+    """
     w = a.window
     view = caster.fewest[w.y0 : w.y0 + w.height, w.x0 : w.x0 + w.width]
-    view[a.local] = np.minimum(view[a.local], cost)
+    take = a.local & (view > cost)
+    if not whole:
+        for y, x in zip(*np.nonzero(take)):
+            there = probe.moved_to(int(x) + w.x0, int(y) + w.y0)
+            take[y, x] = _in_area(a, there, Membership.ANY, 0.5) is not None
+    view[take] = cost
 
 
 def _result(who: list[_Caster], on: BattleMap, footprint: tuple[int, int], spare: bool,
@@ -760,10 +857,10 @@ def _for_space(fewest: FloatArray, footprint: tuple[int, int]) -> FloatArray:
 # --- grids of booleans --------------------------------------------------------
 
 
-def _level(token: Token, square: float) -> bool:
-    """Whether the creature's height spans the origin's (the ground): every height test passes."""
+def _level(token: Token, square: float, z: float) -> bool:
+    """Whether the creature's height spans the origin's, ``z``: every height test passes."""
     low, high = token.prism(square)
-    return low <= 0.0 <= high
+    return low <= z <= high
 
 
 def _overlap(shape: tuple[int, int], block: tuple[int, int], y0: int, x0: int) -> tuple[Any, Any] | None:

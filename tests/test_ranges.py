@@ -225,3 +225,98 @@ def test_a_huge_level_that_fits_still_measures():
     rng = ag.Range("medium", level=10**300)
     assert rng.feet == pytest.approx(1e301)
     assert ag.in_range(ag.Token(0, 0), (10, 0), rng, "starfinder", ag.Grid(20, 20)).in_range
+
+
+# --- line of effect or sight to a point of origin, in three dimensions (issue 20) ---
+
+
+def test_a_caster_sees_over_a_low_wall_to_a_point_above_it():
+    c = ag.Token(1, 1)  # prism 0..5
+    low = ag.Wall((3, 0), (3, 4), top=5)
+    m = ag.BattleMap(ag.Grid(8, 4), walls=[low])
+    sphere = ag.Sphere(5)
+    # 10 ft up, beyond the 5-ft wall: the line from the top of the caster's prism passes over it.
+    high = ag.legal_origins(sphere, caster=c, on=m, elevation=10)
+    assert (5, 2) in high and ag.check_origin(sphere, (5, 2), caster=c, on=m, elevation=10).legal
+    assert ag.area(sphere, at=(5, 2), on=m, caster=c, elevation=10).origin == (5, 2)
+    # On the ground beyond it: every line from the caster's prism down to 0 ft meets the wall.
+    ground = ag.legal_origins(sphere, caster=c, on=m, elevation=0)
+    refused = ag.check_origin(sphere, (5, 2), caster=c, on=m, elevation=0)
+    assert (5, 2) not in ground and refused.reason == "no line of effect" and refused.nearest in ground
+    with pytest.raises(ag.IllegalOriginError, match=r"no line of effect to point of origin \(5, 2\)"):
+        ag.area(sphere, at=(5, 2), on=m, caster=c, elevation=0)
+    # A floor at 7 ft between the caster's prism and the point 10 ft up blocks it.
+    floored = ag.BattleMap(ag.Grid(8, 4), walls=[low], floors=[ag.Floor([(0, 0), (8, 0), (8, 4), (0, 4)], 7)])
+    assert (5, 2) not in ag.legal_origins(sphere, caster=c, on=floored, elevation=10)
+    assert ag.check_origin(sphere, (5, 2), caster=c, on=floored, elevation=10).reason == "no line of effect"
+    # A wall 15 ft tall stands between every line: refused at 10 ft too.
+    tall = ag.BattleMap(ag.Grid(8, 4), walls=[ag.Wall((3, 0), (3, 4), top=15)])
+    assert (5, 2) not in ag.legal_origins(sphere, caster=c, on=tall, elevation=10)
+    # A flying caster above the wall sees the ground beyond it.
+    flyer = ag.Token(1, 1, elevation=10)
+    assert (5, 2) in ag.legal_origins(sphere, caster=flyer, on=m, elevation=0)
+    assert ag.check_origin(sphere, (5, 2), caster=flyer, on=m, elevation=0).legal
+
+
+def _random_walls(seed, finite):
+    rng = np.random.default_rng(seed)
+    walls = []
+    for _ in range(5):
+        x, y = (int(v) for v in rng.integers(1, 11, 2))
+        dx, dy = (int(v) for v in rng.integers(-4, 5, 2))
+        top = float(rng.choice([5.0, 10.0, 15.0]))  # drawn either way: the same walls, finite or not
+        top = top if finite else math.inf
+        kind = str(rng.choice(["wall", "wall", "window"]))
+        if dx == 0 and dy == 0:
+            continue
+        walls.append(ag.Wall((x, y), (x + dx, y + dy), top=top, kind=kind))
+    return walls
+
+
+@pytest.mark.filterwarnings("ignore::aoegrid.AoegridWarning")
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize(("rules", "need"), [("starfinder", None), ("starfinder", "sight"), ("pf2e", "both")])
+def test_origin_lines_in_three_dimensions_against_the_plane(seed, rules, need):
+    from aoegrid.ranges import _search_origins, caster_space, origin_lattice, resolve_rules
+
+    grid = ag.Grid(12, 12)
+    caster = ag.Token(int(seed % 3), int(seed % 4), elevation=float(5 * (seed % 2)))
+    sphere = ag.Sphere(5)
+    r = resolve_rules(rules)
+    for z in (0.0, 5.0, 10.0, 20.0):
+        today = {}
+        for finite in (False, True):
+            walls = _random_walls(seed, finite)
+            m = ag.BattleMap(grid, walls=walls)
+            o = ag.legal_origins(sphere, caster=caster, on=m, rules=rules, need=need, elevation=z)
+            # The plane's answer: today's code path, every wall infinitely tall.
+            flat = _search_origins(grid, m, origin_lattice(sphere, r), False, caster_space(caster, grid), None, r,
+                                   need, 0.0, z)
+            if not finite:  # default spans: today's answer, bit for bit
+                assert np.array_equal(o.mask, flat.mask) and o.refused == flat.refused
+                today = flat
+                continue
+            # Lower walls only add origins, and never one the plane refuses with the infinitely tall copies.
+            assert not (flat.mask & ~o.mask).any() and np.array_equal(today.mask, flat.mask)
+            # check_origin and area(caster=) accept exactly legal_origins' origins.
+            for j, i in zip(*np.nonzero(o.mask | ~flat.mask), strict=True):
+                p = (int(i), int(j))
+                check = ag.check_origin(sphere, p, caster=caster, on=m, rules=rules, need=need, elevation=z)
+                assert check.legal == bool(o.mask[j, i]), (p, z, check)
+                if need is None:
+                    try:
+                        ag.area(sphere, at=p, on=m, caster=caster, range=100, rules=rules, elevation=z)
+                    except ag.IllegalOriginError:
+                        assert not o.mask[j, i], p
+                    else:
+                        assert o.mask[j, i], p
+
+
+def test_a_floor_between_caster_and_origin_cuts_lines_the_plane_lets_through() -> None:
+    # No wall at all: the plane sees every point; a floor at 10 ft over the map stops lines to 20 ft up.
+    m = ag.BattleMap(ag.Grid(10, 10), floors=[ag.Floor([(0, 0), (10, 0), (10, 10), (0, 10)], 10)])
+    caster = ag.Token(2, 2)
+    assert not ag.check_origin(ag.Sphere(5), (5, 5), caster=caster, range=100, on=m, elevation=20).legal
+    assert ag.check_origin(ag.Sphere(5), (5, 5), caster=caster, range=100, on=m, elevation=5).legal
+    assert int(ag.legal_origins(ag.Sphere(5), caster=caster, range=100, on=m, elevation=20).mask.sum()) == 0
+    assert int(ag.legal_origins(ag.Sphere(5), caster=caster, range=100, on=m, elevation=5).mask.sum()) == 121

@@ -1009,3 +1009,20 @@ def test_a_custom_score_with_move_sees_each_stand_and_equals_brute_force(aimed):
     assert np.array_equal(heat, expect, equal_nan=True)
     with pytest.raises(ag.InvalidValueError, match=r"a bound must be at least the score"):
         ag.best_placements(shape, **fire, bound=lambda c: 0.5)
+
+
+def test_moving_casters_judge_lines_over_short_walls_and_through_floors_as_standing_ones() -> None:
+    # A floor at 10 ft over the whole map: no line from the ground reaches an origin 20 ft up, moving or not.
+    floored = ag.BattleMap(ag.Grid(10, 10), floors=[ag.Floor([(0, 0), (10, 0), (10, 10), (0, 10)], 10)],
+                           tokens=[ag.Token(5, 5, tags={"enemy"}, elevation=20), ag.Token(2, 2, name="c")])
+    for move in (None, 10):
+        assert ag.best_placements(ag.Sphere(5), caster=floored.token("c"), range=100, on=floored, hit="enemy",
+                                  elevation=20, move=move) == []
+    # A 5-ft wall: the origin 10 ft up beyond it is seen over it, from where the caster stands (no move needed).
+    low = ag.BattleMap(ag.Grid(10, 10), walls=[ag.Wall((4, 0), (4, 10), top=5)],
+                       tokens=[ag.Token(6, 5, tags={"enemy"}, elevation=10), ag.Token(2, 5, name="c")])
+    still = ag.best_placements(ag.Sphere(5), caster=low.token("c"), range=100, on=low, hit="enemy", elevation=10)
+    moved = ag.best_placements(ag.Sphere(5), caster=low.token("c"), range=100, on=low, hit="enemy", elevation=10,
+                               move=5)
+    assert [(p.at, p.score) for p in still] == [((6, 5), 1.0)]
+    assert [(p.at, p.score, p.cost, p.elevation) for p in moved] == [((6, 5), 1.0, 0.0, 10.0)]

@@ -26,6 +26,7 @@ from aoegrid.build import moves_unseen, near_side, seen_from_space
 from aoegrid.build import space_of as _space
 from aoegrid.distance import measure, measure3
 from aoegrid.errors import InvalidTypeError, InvalidValueError, OffGridError
+from aoegrid.heights import blocked
 from aoegrid.options import OriginPoint, parse_option
 from aoegrid.result import AreaCore, frame_around, origin_samples, see_from, vertical_gap
 from aoegrid.rules import Rules, resolve_rules
@@ -33,7 +34,7 @@ from aoegrid.savage_worlds import range_cost
 from aoegrid.shapes import Cone, Line, Shapable, Shape
 from aoegrid.stencils import _Origin
 from aoegrid.tokens import Space, Token
-from aoegrid.visibility import _ON
+from aoegrid.visibility import _ON, OriginOnWallError
 from aoegrid.walls import Channel
 
 FloatArray = NDArray[np.float64]
@@ -261,22 +262,34 @@ def distance_from_space(space: Space, p: tuple[float, float], rules: Rules, squa
     return float(measure(dx, dy, rules.diagonals)) * square
 
 
-def caster_rise(caster: Any, elevation: Any, square: float) -> Any:
-    """How far each height ``elevation`` lies above or below the caster, in the grid's unit (0 within its prism).
+def caster_prism(caster: Any, square: float) -> tuple[float, float]:
+    """The heights the caster fills, in the grid's unit.
 
     A Token fills its prism (:meth:`Token.prism`); a Space or a point
     stands on the ground, as tall as its space is wide (a Token's default).
-    Scalar for a scalar ``elevation``.
+
+    Examples
+    --------
+    >>> caster_prism(Token(0, 0, elevation=10), 5.0), caster_prism(Space(0, 0, 2, 2), 5.0)
+    ((10.0, 15.0), (0.0, 10.0))
+    """
+    if isinstance(caster, Token):
+        low, high = caster.prism(square)
+        return float(low), float(high)
+    return 0.0, float(_space(caster).width * square)
+
+
+def caster_rise(caster: Any, elevation: Any, square: float) -> Any:
+    """How far each height ``elevation`` lies above or below the caster, in the grid's unit (0 within its prism).
+
+    The caster's prism is :func:`caster_prism`'s. Scalar for a scalar ``elevation``.
 
     Examples
     --------
     >>> caster_rise(Token(0, 0, elevation=10), 0.0, 5.0), caster_rise(Space(0, 0, 2, 2), [5.0, 25.0, -5.0], 5.0)
     (10.0, array([ 0., 15.,  5.]))
     """
-    if isinstance(caster, Token):
-        low, high = caster.prism(square)
-    else:
-        low, high = 0.0, _space(caster).width * square
+    low, high = caster_prism(caster, square)
     gap = vertical_gap(elevation, elevation, low, high)
     return float(gap) if np.ndim(elevation) == 0 else gap
 
@@ -908,8 +921,19 @@ def legal_origins(
     GM's effect): every point of the lattice not inside a wall is legal,
     with no range and no line from anyone.
 
-    Only range depends on ``elevation``: walls are as tall at every height,
-    so lines of effect and sight are judged in the plane.
+    Lines of effect and sight are judged in the plane, every wall taken as
+    infinitely tall, unless some wall does not span every height from the
+    caster's prism (:func:`caster_prism`) to ``elevation``: then a point
+    refused so, but reached in the plane among the walls that do span
+    them (:meth:`~aoegrid.BattleMap.full_walls`), is legal when a line in
+    three dimensions reaches it from one of the caster's start points (the
+    corners and centre above) at the bottom, middle or top of its prism,
+    blocked by no shorter wall and no floor (:mod:`aoegrid.heights`): a
+    caster sees over a low wall to a point above it. With a floor strictly
+    between those heights every point is judged so (a floor cuts lines the
+    plane lets through). Under SW5e, where an unseen point moves to the near
+    side, lines are still judged in the plane, as is the test for a point
+    inside a wall (a wall of any span).
 
     Parameters
     ----------
@@ -928,7 +952,8 @@ def legal_origins(
         What the caster needs to the point; by default the preset's.
     elevation : float
         The height of the points of origin, in the grid's unit (as
-        ``area(..., elevation=)``), for range.
+        ``area(..., elevation=)``), for range and for lines over walls that
+        do not span every height.
 
     Returns
     -------
@@ -969,12 +994,14 @@ def legal_origins(
     grid, bmap = _on(on)
     lattice = origin_lattice(shape, rules)
     space: Space | None = None
+    prism: tuple[float, float] | None = None
     rng, moves, rise = None, False, 0.0
     z = real(elevation, "elevation")
     if caster is None:
         _check_no_caster(shape, lattice, range, need)
     else:
         space = caster_space(caster, grid)
+        prism = caster_prism(caster, grid.square)
         rng = None if range is None else as_range(range)
         if rng is not None:
             check_shape_range(shape, rng, rules)
@@ -983,8 +1010,9 @@ def legal_origins(
     if bmap is None:
         return _search_origins(grid, None, lattice, moves, space, rng, rules, need, rise, z)
     # Kept by the map: a refused click asks for the nearest legal origin, the same search each time.
-    key = ("legal_origins", lattice, moves, space, rng, rules, need, rise, z)
-    return bmap.kept(key, lambda: _search_origins(grid, bmap, lattice, moves, space, rng, rules, need, rise, z))
+    key = ("legal_origins", lattice, moves, space, rng, rules, need, rise, z, prism)
+    return bmap.kept(key, lambda: _search_origins(grid, bmap, lattice, moves, space, rng, rules, need, rise, z,
+                                                  prism))
 
 
 def _check_no_caster(shape: Shape, lattice: str, rng: Any, need: Any) -> None:
@@ -1003,10 +1031,12 @@ def _check_no_caster(shape: Shape, lattice: str, rng: Any, need: Any) -> None:
 
 
 def _search_origins(grid: Grid, bmap: BattleMap | None, lattice: str, moves: bool, space: Space | None,
-                    rng: Range | None, rules: Rules, need: Need | str | None, rise: float, elevation: float) -> Origins:
+                    rng: Range | None, rules: Rules, need: Need | str | None, rise: float, elevation: float,
+                    prism: tuple[float, float] | None = None) -> Origins:
     """The legal origins of :func:`legal_origins`, looked for on ``lattice`` (``space`` None: no caster).
 
-    ``rise``: how far above or below the caster the points lie (:func:`caster_rise`).
+    ``rise``: how far above or below the caster the points lie (:func:`caster_rise`); ``prism``: the
+    heights the caster fills (:func:`caster_prism`), for lines in three dimensions (:func:`_seen_over`).
     """
     moved_to = None
     refused: dict[str, int] = {}
@@ -1043,9 +1073,17 @@ def _search_origins(grid: Grid, bmap: BattleMap | None, lattice: str, moves: boo
                 qx, qy = near_side(bmap, space, qx, qy)
                 ok &= ~_moved_into_walls(bmap, space, qx, qy)
                 left_out("inside a wall", (~ok).sum())
+            lines = None if moves or prism is None else _lines_in_3d(bmap, prism, elevation)
             for channel in resolve_need(need, rules):
                 # Only points still legal are looked at: each costs a lookup per start.
                 seen = seen_from_space(bmap, space, channel, qx[ok], qy[ok])
+                if lines is not None:
+                    assert prism is not None
+                    full, floored = lines
+                    # Points the plane refuses may be seen over a shorter wall; with a floor between, any may be cut.
+                    again = np.ones(seen.shape, dtype=bool) if floored else ~seen
+                    seen[again] = _seen_over(bmap, full, space, prism, elevation, channel,
+                                             qx[ok][again], qy[ok][again])
                 left_out(f"no line of {channel.value}", (~seen).sum())
                 ok[ok] = seen
             mask[j[~ok], i[~ok]] = False
@@ -1055,6 +1093,62 @@ def _search_origins(grid: Grid, bmap: BattleMap | None, lattice: str, moves: boo
                 moved_to.flags.writeable = False
     mask.flags.writeable = False
     return Origins(mask, lattice, space, grid, moved_to, refused, elevation)
+
+
+def _lines_in_3d(bmap: BattleMap, prism: tuple[float, float], z: float) -> tuple[BattleMap, bool] | None:
+    """How lines from the caster's prism to an origin at ``z`` are judged: None in the plane (every wall spans
+    those heights, no floor lies between them); otherwise the map of the walls spanning every height
+    (:meth:`BattleMapCore.full_walls`), and whether a floor lies strictly between (then a line the plane
+    lets through may still be stopped)."""
+    lo, hi = min(prism[0], z), max(prism[1], z)
+    full = bmap.full_walls(lo, hi)
+    floored = any(lo < f.elevation < hi for f in bmap.floors)
+    return None if full is bmap and not floored else (full, floored)
+
+
+def _seen_over(bmap: BattleMap, full: BattleMap, space: Space, prism: tuple[float, float], z: float,
+               channel: Channel, px: FloatArray, py: FloatArray) -> BoolArray:
+    """Whether a line in three dimensions from the caster reaches each point ``(px, py)`` at height ``z``.
+
+    For points no line reaches with every wall taken as infinitely tall, and
+    for every point when a floor lies between the heights. Lines start where :func:`aoegrid.build.seen_from_space`'s do (the
+    corners of ``space``, nudged inside, and its centre), each at the
+    bottom, middle and top of the caster's ``prism``, and end at the point
+    at ``z``. One reaches when, seen from above, it crosses none of the
+    ``full`` map's walls (those spanning every height from ``prism`` to
+    ``z``; a start inside one reaches nothing, as in the plane) and no
+    shorter wall blocking ``channel`` or floor blocks it in three
+    dimensions (:func:`aoegrid.heights.blocked`).
+    """
+    px, py = np.asarray(px, dtype=np.float64).ravel(), np.asarray(py, dtype=np.float64).ravel()
+    lo, hi = min(prism[0], z), max(prism[1], z)
+    reached = np.zeros(len(px), dtype=bool)
+    ask = np.flatnonzero(seen_from_space(full, space, channel, px, py))
+    if not ask.size:
+        return reached
+    walls = [w for w in bmap.walls if w.blocks_channel(channel) and not (w.bottom <= lo and w.top >= hi)
+             and w.bottom <= hi and w.top >= lo]
+    floors = [f for f in bmap.floors if lo < f.elevation < hi]
+    q = np.column_stack([px[ask], py[ask], np.full(ask.size, z)])
+    samples = origin_samples(_Origin(*space.bounds))
+    frame = frame_around(full.grid, samples)
+    heights = (prism[0], (prism[0] + prism[1]) / 2, prism[1])
+    done = np.zeros(ask.size, dtype=bool)
+    for sx, sy in samples:
+        try:
+            vis = see_from(full, channel, (sx, sy), frame)
+        except OriginOnWallError:
+            continue
+        k = np.flatnonzero(~done)
+        k = k[vis.sees(q[k, 0], q[k, 1])]
+        for h in heights:
+            if not k.size:
+                break
+            clear = ~blocked(np.broadcast_to(np.array([sx, sy, h]), (k.size, 3)), q[k], walls, floors)
+            done[k[clear]] = True
+            k = k[~clear]
+    reached[ask] = done
+    return reached
 
 
 @dataclass(frozen=True, slots=True)
@@ -1103,7 +1197,10 @@ def check_origin(
     moves to the wall's near side, ``origin``). For cones and lines ``at``
     must be the caster. ``range=None`` places no limit; the other rules
     still hold. ``elevation`` is the point's height, for range, as for
-    :func:`legal_origins` (a creature ``at`` is measured in the plane).
+    :func:`legal_origins` (a creature ``at`` is measured in the plane), and
+    for the line to it, judged as :func:`legal_origins` judges it (in
+    three dimensions over walls that do not span every height; a creature
+    ``at`` in the plane).
 
     Examples
     --------
@@ -1177,11 +1274,16 @@ def check_origin(
             if _moved_into_walls(bmap, space, qx, qy)[0]:
                 return refuse("inside a wall", f"{name} comes into being at {_shown_point(origin)}, on the near side "
                               "of a wall and inside another", p)
+        prism = caster_prism(caster, grid.square)
+        lines = None if creature or moves_unseen(shape, rules) else _lines_in_3d(bmap, prism, elevation)
         for channel in resolve_need(need, rules):
             if creature:
                 seen = space_reaches(space, _space(at), bmap, channel)
             else:
-                seen = bool(seen_from_space(bmap, space, channel, np.array([origin[0]]), np.array([origin[1]]))[0])
+                qx, qy = np.array([origin[0]]), np.array([origin[1]])
+                seen = bool(seen_from_space(bmap, space, channel, qx, qy)[0])
+                if lines is not None and (lines[1] or not seen):
+                    seen = bool(_seen_over(bmap, lines[0], space, prism, elevation, channel, qx, qy)[0])
             if not seen:
                 return refuse(f"no line of {channel.value}", f"the caster has no line of {channel.value} to {name}", p)
     return OriginCheck(True, None, "", None, origin)

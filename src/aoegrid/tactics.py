@@ -969,6 +969,9 @@ class _PointMoves:
         sight, it moves (and is no lattice point's placement) when the wall
         hiding it from the centre blocks effect too.
         """
+        if any(self.s.bmap.in_3d(-math.inf, math.inf)):
+            # Walls of finite height and floors: lines are judged in three dimensions, by each stand's legal origins.
+            return np.zeros(len(stands), dtype=np.int8)
         sx, sy = self.starts[0][stands].ravel(), self.starts[1][stands].ravel()
         x, y = float(self.s.x[k]), float(self.s.y[k])
         box = (min(sx.min(), x) - 1, min(sy.min(), y) - 1, max(sx.max(), x) + 1, max(sy.max(), y) + 1)

@@ -921,6 +921,8 @@ class _PointMoves:
         self.channels = resolve_need(need, s.rules)
         self.starts = stands.samples()
         self.walls = {c: self._walls(c) for c in {*self.channels, *((Channel.SIGHT,) if self.moves else ())}}
+        # Walls of finite height and floors: lines are judged in three dimensions, by each stand's legal origins.
+        self.in_3d = any(s.bmap.in_3d(-math.inf, math.inf))
         #: Whether every wall blocking sight blocks effect (no fog, no sight-only wall): then a point
         #: surely out of sight (SW5e) surely comes into being short of a wall, elsewhere.
         self.sight_within_effect = not s.bmap.fog and all(
@@ -969,8 +971,7 @@ class _PointMoves:
         sight, it moves (and is no lattice point's placement) when the wall
         hiding it from the centre blocks effect too.
         """
-        if any(self.s.bmap.in_3d(-math.inf, math.inf)):
-            # Walls of finite height and floors: lines are judged in three dimensions, by each stand's legal origins.
+        if self.in_3d:
             return np.zeros(len(stands), dtype=np.int8)
         sx, sy = self.starts[0][stands].ravel(), self.starts[1][stands].ravel()
         x, y = float(self.s.x[k]), float(self.s.y[k])

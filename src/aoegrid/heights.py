@@ -81,9 +81,19 @@ def blocked(p: FloatArray, q: FloatArray, walls: Sequence[Wall] = (), floors: Se
 
 def walls_block(p: FloatArray, q: FloatArray, segs: FloatArray, spans: FloatArray, ways: NDArray[np.int8]) -> BoolArray:
     """:func:`blocked` for walls given as :func:`wall_rows` arrays."""
-    out = np.zeros(len(p), dtype=bool)
+    return walls_crossing(p, q, segs, spans, ways)[1]
+
+
+def walls_crossing(p: FloatArray, q: FloatArray, segs: FloatArray, spans: FloatArray,
+                   ways: NDArray[np.int8]) -> tuple[BoolArray, BoolArray]:
+    """Whether each line crosses a wall seen from above (whatever its span), and whether one blocks it.
+
+    One pass over the (line, wall) pairs gives both: :meth:`aoegrid.result.AreaCore.lines3` needs the
+    first to know where the plane's answer stands and the second for the lines it does not.
+    """
+    crossed, out = np.zeros(len(p), dtype=bool), np.zeros(len(p), dtype=bool)
     if not len(segs) or not len(p):
-        return out
+        return crossed, out
     corners: list[NDArray[np.intp]] = []
 
     def corner() -> NDArray[np.intp]:
@@ -96,13 +106,15 @@ def walls_block(p: FloatArray, q: FloatArray, segs: FloatArray, spans: FloatArra
 
     step = max(1, _CHUNK // (2 * len(segs)))
     for lo in range(0, len(p), step):
-        out[lo : lo + step] = _walls_block(p[lo : lo + step], q[lo : lo + step], segs, spans, ways, corner)
-    return out
+        part = slice(lo, lo + step)
+        crossed[part], out[part] = _walls_block(p[part], q[part], segs, spans, ways, corner)
+    return crossed, out
 
 
 def _walls_block(p: FloatArray, q: FloatArray, segs: FloatArray, spans: FloatArray, ways: NDArray[np.int8],
-                 corner: Callable[[], NDArray[np.intp]]) -> BoolArray:
-    """:func:`walls_block` for one chunk of segments; ``corner()`` numbers the walls' ends (starts, then ends) by point."""
+                 corner: Callable[[], NDArray[np.intp]]) -> tuple[BoolArray, BoolArray]:
+    """:func:`walls_crossing` for one chunk of segments; ``corner()`` numbers the walls' ends (starts, then
+    ends) by point."""
     ax, ay, bx, by = (c[None, :] for c in segs.T)
     px, py = p[:, 0, None], p[:, 1, None]
     dx, dy = (q - p)[:, 0, None], (q - p)[:, 1, None]
@@ -114,40 +126,50 @@ def _walls_block(p: FloatArray, q: FloatArray, segs: FloatArray, spans: FloatArr
     sa, sb = sides
     # Only the few (line, wall) pairs that cross, or that pass through a wall's end, need their heights:
     # worked out for those pairs alone.
-    hit = np.zeros(sa.shape, dtype=bool)
     rows, cols = np.nonzero(sa * sb < 0)
-    hit[rows, cols] = _within(p, q, segs, spans, ways, rows, cols, None)
-    out = hit.any(axis=1)
-    # Per end: on the line, strictly inside it, at a height its wall spans; and the side its wall's other end lies.
+    along, level = _within(p, q, segs, spans, ways, rows, cols, None)
+    results = []
+    for keep in (along, along & level):  # whatever the span; within it
+        hit = np.zeros(sa.shape, dtype=bool)
+        hit[rows, cols] = keep
+        results.append(hit.any(axis=1))
+    crossed, out = results
+    # Per end: on the line, strictly inside it (at a height its wall spans); and the side its wall's other end lies.
     ends = [np.nonzero((side == 0) & ~out[:, None]) for side in (sa, sb)]
     if not any(r.size for r, _ in ends):
-        return out
+        return crossed, out
     m = len(segs)
-    on = np.zeros((len(p), 2 * m), dtype=bool)
+    on_along, on_level = np.zeros((len(p), 2 * m), dtype=bool), np.zeros((len(p), 2 * m), dtype=bool)
     for k, (r, c) in enumerate(ends):
-        on[r, c + k * m] = _within(p, q, segs, spans, ways, r, c, k)
-    ask = np.flatnonzero(on.any(axis=1))
-    if not ask.size:
-        return out
-    number = corner()
-    on, other = on[ask], np.concatenate([sb, sa], axis=1)[ask]
-    joined = np.ones((len(ask), int(number.max()) + 1), dtype=bool)
+        a, z = _within(p, q, segs, spans, ways, r, c, k)
+        on_along[r, c + k * m] = a
+        on_level[r, c + k * m] = a & z
+    other = np.concatenate([sb, sa], axis=1)
+    for result, on in ((crossed, on_along), (out, on_level)):
+        ask = np.flatnonzero(on.any(axis=1) & ~result)
+        if ask.size:
+            result[ask] = _through_corner(on[ask], other[ask], corner())
+    return crossed, out
+
+
+def _through_corner(on: BoolArray, other: NDArray[np.float64], number: NDArray[np.intp]) -> BoolArray:
+    """Per line: whether it passes through a corner (an end, numbered by point) with walls on both sides."""
+    joined = np.ones((len(on), int(number.max()) + 1), dtype=bool)
     for sign in (1.0, -1.0):
         r, c = np.nonzero(on & (other == sign))
         touching = np.zeros_like(joined)
         touching[r, number[c]] = True
         joined &= touching
-    out[ask] = joined.any(axis=1)
-    return out
+    return np.asarray(joined.any(axis=1))
 
 
 def _within(p: FloatArray, q: FloatArray, segs: FloatArray, spans: FloatArray, ways: NDArray[np.int8],
-            rows: NDArray[np.intp], cols: NDArray[np.intp], end: int | None) -> BoolArray:
+            rows: NDArray[np.intp], cols: NDArray[np.intp], end: int | None) -> tuple[BoolArray, BoolArray]:
     """For the pairs (line ``rows``, wall ``cols``): whether the line meets the wall (``end`` None: where it
-    crosses it; 0 or 1: where it passes that end of it) strictly between its own ends, at a height the wall
-    spans, from the side a one-way wall blocks."""
+    crosses it; 0 or 1: where it passes that end of it) strictly between its own ends, from the side a
+    one-way wall blocks; and whether it does so at a height the wall spans."""
     if not rows.size:
-        return np.zeros(0, dtype=bool)
+        return np.zeros(0, dtype=bool), np.zeros(0, dtype=bool)
     ax, ay, bx, by = segs[cols].T
     ex, ey = bx - ax, by - ay
     px, py, pz = p[rows].T
@@ -159,12 +181,13 @@ def _within(p: FloatArray, q: FloatArray, segs: FloatArray, spans: FloatArray, w
             x, y = (ax, ay) if end == 0 else (bx, by)
             u = ((x - px) * dx + (y - py) * dy) / (dx * dx + dy * dy)
         z = pz + u * dz
-        ok = (u > _END) & (u < 1 - _END) & (z >= spans[cols, 0]) & (z <= spans[cols, 1])
+        along = (u > _END) & (u < 1 - _END)
+        level = (z >= spans[cols, 0]) & (z <= spans[cols, 1])
     way = ways[cols]
     if way.any():
         start = ex * (py - ay) - ey * (px - ax)  # > 0: the line starts right of the wall
-        ok &= (way == 0) | ((way > 0) & (start > 0)) | ((way < 0) & (start < 0))
-    return np.asarray(ok)
+        along &= (way == 0) | ((way > 0) & (start > 0)) | ((way < 0) & (start < 0))
+    return np.asarray(along), np.asarray(level)
 
 
 def floor_blocks(p: FloatArray, q: FloatArray, floor: Floor) -> BoolArray:

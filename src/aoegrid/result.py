@@ -24,7 +24,7 @@ from aoegrid.directions import unit_vector
 from aoegrid.distance import measure, measure3
 from aoegrid.errors import GridMismatchError, InvalidValueError
 from aoegrid.grid import Grid
-from aoegrid.heights import floor_blocks, wall_rows, walls_block
+from aoegrid.heights import floor_blocks, wall_rows, walls_crossing
 from aoegrid.options import ConeKind, Diagonals, Inclusion, Mode
 from aoegrid.raster import Window, center_offsets, centers, far_offsets, near_offsets
 from aoegrid.regions import EPS
@@ -236,19 +236,15 @@ class AreaCore:
                 & (np.minimum(segs[:, 1], segs[:, 3]) <= y1) & (np.maximum(segs[:, 1], segs[:, 3]) >= y0))
         near &= not self._ignores_walls()
         segs, spans, ways = segs[near], spans[near], ways[near]
-        every = np.broadcast_to(np.array([-np.inf, np.inf]), spans.shape)
         q = np.column_stack([px, py, pz])
         clear, touched = np.zeros(len(q), dtype=bool), np.zeros(len(q), dtype=bool)
         z = self.recipe.elevation
         for (ox, oy), vis in zip(origin_samples(self.recipe.origin), self._views(Channel.EFFECT), strict=True):
             p = np.broadcast_to(np.array([ox, oy, z]), q.shape)
-            crossed = walls_block(p, q, segs, every, ways)
-            stopped = np.zeros(len(q), dtype=bool)
+            crossed, stopped = walls_crossing(p, q, segs, spans, ways)
             for f in floors:
                 stopped |= floor_blocks(p, q, f)
             touched |= crossed | stopped
-            k = np.flatnonzero(crossed)
-            stopped[k] |= walls_block(p[k], q[k], segs, spans, ways)
             clear |= ~stopped if self._ignores_walls() else vis.sees(px, py) & ~stopped
         return clear, touched
 

@@ -538,6 +538,93 @@ def test_threat_bad_options_exit_2_with_one_line(tmp_path, options, message):
     assert not (tmp_path / "t.png").exists()
 
 
+def low_wall_scene(path: Path) -> Path:
+    """A Foundry scene of 12 x 6 squares of 5 ft (100 px, no padding): a wall 10 ft tall down x = 6, mage at (3, 2)."""
+    wall = {"c": [600, 0, 600, 600], "move": 20, "sight": 20, "light": 20, "sound": 20, "dir": 0, "door": 0, "ds": 0,
+            "flags": {"wall-height": {"bottom": 0, "top": 10}}}
+    mage = {"name": "mage", "x": 300, "y": 200, "width": 1, "height": 1, "elevation": 0, "disposition": -1}
+    path.write_text(json.dumps({"name": "low wall", "width": 1200, "height": 600, "padding": 0,
+                                "grid": {"type": 1, "size": 100, "distance": 5, "units": "ft"},
+                                "walls": [wall], "tokens": [mage]}))
+    return path
+
+
+def test_threat_searches_heights_and_reaches_a_flyer_over_a_low_wall(tmp_path, monkeypatch):
+    from aoegrid import plotting
+
+    scene = low_wall_scene(tmp_path / "low.json")
+    m = ag.load_map(scene)
+    common = ("threat", scene, "--shape", "sphere", "--size", "10", "--caster", "mage", "--range", "30")
+
+    def record(*options):
+        code, out, err = run_main(*common, *options, "--json", "-")
+        assert code == 0
+        return export.validate(json.loads(out)), err.splitlines()
+
+    ground, _ = record()
+    flyer, _ = record("--creature-elevation", "15")
+    up, text = record("--elevation", "0..20/10", "--creature-elevation", "15")
+    assert text[:2] == [
+        ("sphere 10 ft, starfinder burst, range 30 ft, origins 0, 10 or 20 ft up, against a 1 x 1 creature 15 ft up; "
+         "casters: mage at (3, 2)"),
+        "squares reached: 65 of 72 (65 by 1 caster)"]
+    # Exactly threat_map's answers with the same heights.
+    for r, heights in ((ground, {}), (flyer, {"creature_elevation": 15}),
+                       (up, {"elevation": [0, 10, 20], "creature_elevation": 15})):
+        t = ag.threat_map(ag.Sphere(10), casters=["mage"], range=30, on=m, **heights)
+        assert r["count"] == int(t.mask.sum())
+        assert r["squares"] == [[x, y, int(t.count[y, x])] for y, x in zip(*t.count.nonzero())]
+    # On the ground the 10-ft wall stops the burst; a 10-ft burst from the ground never climbs to feet 15 ft up;
+    # from 20 ft up it passes over the wall onto the flyer: (8, 2) is two squares behind the wall.
+    assert (ground["count"], flyer["count"], up["count"]) == (42, 0, 65)
+    assert [2, 2, 1] in ground["squares"] and [8, 2, 1] not in ground["squares"]
+    assert [8, 2, 1] in up["squares"] and [2, 2, 1] in up["squares"]
+    # The inputs say the heights when given, and only then: a ground record is as before.
+    assert not {"elevation", "pitches", "creature_elevation"} & set(ground["inputs"])
+    assert (flyer["inputs"]["creature_elevation"], "elevation" in flyer["inputs"]) == (15.0, False)
+    assert (up["inputs"]["elevation"], up["inputs"]["creature_elevation"]) == ([0.0, 10.0, 20.0], 15.0)
+    # A cone's pitches: tried with every direction given, echoed as threat_map's pitches.
+    code, out, err = run_main("threat", scene, "--shape", "cone", "--size", "15", "--caster", "mage", "--direction",
+                              "E", "--pitch=-30,0", "--pitch", "30", "--elevation", "10", "--json", "-")
+    assert code == 0 and err.splitlines()[0].startswith(
+        "cone 15 ft, starfinder burst, any range, origin 10 ft up, pitches -30, 0 or 30, against a 1 x 1 creature;")
+    cone = export.validate(json.loads(out))
+    t = ag.threat_map(ag.Cone(15), casters=["mage"], on=m, directions=["E"], pitches=[-30, 0, 30], elevation=10)
+    assert cone["squares"] == [[x, y, int(t.count[y, x])] for y, x in zip(*t.count.nonzero())]
+    assert (cone["inputs"]["pitches"], cone["inputs"]["elevation"]) == ([-30.0, 0.0, 30.0], [10.0])
+    # The picture's title says the heights, on a line of their own.
+    titles = []
+    drawn = plotting.plot_threat
+    monkeypatch.setattr(plotting, "plot_threat", lambda t, **kw: titles.append(kw["title"]) or drawn(t, **kw))
+    code, _, err = run_main(*common, "--elevation", "0..20/10", "--creature-elevation", "15", "-o",
+                            tmp_path / "up.png")
+    assert (code, err.count("\n")) == (0, 0) and (tmp_path / "up.png").stat().st_size > 0
+    code, _, err = run_main(*common, "-o", tmp_path / "ground.png")
+    assert titles == ["sphere 10 ft: where mage can reach a creature\norigins 0, 10 or 20 ft up; creature 15 ft up",
+                      "sphere 10 ft: where mage can reach a creature"]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--creature-elevation", "abc"],
+         "--creature-elevation takes a height in ft (the map's unit), a finite number such as 15, got 'abc'"),
+        (["--creature-elevation", "nan"],
+         "--creature-elevation takes a height in ft (the map's unit), a finite number such as 15, got 'nan'"),
+        (["--elevation", "0,ten"], "--elevation takes heights in ft: numbers, comma-separated, or LO..HI/STEP"),
+        (["--elevation", "30..0/5"],
+         "--elevation 30..0/5: give finite numbers, and LO..HI/STEP with LO at most HI and STEP above 0"),
+        (["--pitch", "30"], "a sphere is not aimed up or down: a pitch is for cones and lines"),
+    ],
+)
+def test_threat_bad_heights_exit_2_with_one_line(tmp_path, options, message):
+    code, out, err = run_main("threat", "@demo", "--shape", "sphere", "--size", "15", "--caster", "4,5", *options,
+                              "-o", tmp_path / "t.png")
+    assert (code, out) == (2, "")
+    assert err.startswith(f"aoegrid: error: {message}") and err.count("\n") == 1
+    assert not (tmp_path / "t.png").exists()
+
+
 ROOM = """
 ############
 #a.........#

@@ -285,6 +285,23 @@ def test_threat_records():
         validate(r)
 
 
+def test_threat_records_echo_the_heights_asked():
+    # A Threat keeps no heights: they travel in inputs, typed by the schema as threat_map takes them.
+    low = ag.BattleMap(ag.Grid(9, 5), walls=[ag.Wall((4, 0), (4, 5), top=10)])
+    bat = ag.Token(1, 2, name="bat", elevation=20)
+    t = ag.threat_map(ag.Sphere(20), casters=[bat], range=10, elevation=[0, 20], creature_elevation=15, on=low)
+    heights = {"elevation": [0.0, 20.0], "pitches": None, "creature_elevation": 15.0}
+    r = valid(threat_record(t, inputs=heights))
+    assert r["inputs"] == heights and r["casters"][0]["token"]["elevation"] == 20
+    assert r["count"] == int(t.mask.sum()) and [6, 2, 1] in r["squares"]  # behind the 10-ft wall, from 20 ft up
+    assert valid(threat_record(t, inputs={"elevation": 20, "pitches": [-90, 0, 90]}))["inputs"]["elevation"] == 20
+    for key, bad, message in (("creature_elevation", "15", "'15' is not of type 'number'"),
+                              ("elevation", [], r"\[\] "),  # no height: jsonschema's wording varies
+                              ("pitches", [95], "95 is greater than the maximum of 90")):
+        with pytest.raises(ag.InvalidValueError, match=rf"at inputs\.{key}.*: {message}"):
+            validate(threat_record(t, inputs={key: bad}))
+
+
 def test_batch_and_error_records_echo_inputs_with_their_types():
     # Issue 13: batch echoed its inputs as strings.
     a = ag.area(ag.Cone(30, "E"), at=(2, 6), on=ag.demo_map(), rules="sw5e")

@@ -553,8 +553,11 @@ def test_the_keep_read_end_to_end(tmp_path):
     lines = cli("area", KEEP, "--shape", "sphere", "--size", "20", "--at", "11,5", "--json", tmp_path / "a.json")
     area = validate(json.loads((tmp_path / "a.json").read_text()))
     assert lines == ["sphere 20 ft at (11.0, 5.0), starfinder burst: 30 squares",
-                     "  cover: 0 squares with some cover, 0 squares of the shape blocked",
+                     "  cover: 8 squares with some cover, 0 squares of the shape blocked",
                      "  creatures: Knight (none, 0 ft)"]  # not the Hawk, 30 ft up
+    # The 8 squares between the parapet and the keep (x 7 and 8) are reached above the parapet only: cover.
+    assert sorted(tuple(c["square"]) for c in area["cover"]) == [(7, 4), (7, 5), (8, 2), (8, 3), (8, 4), (8, 5),
+                                                                  (8, 6), (8, 7)]
     assert (area["count"], area["blocked"], area["map"]) == (30, [], {"source": str(KEEP), "format": "foundry v10"})
     assert area["squares"] == [
         [10, 1], [11, 1], [8, 2], [9, 2], [10, 2], [11, 2], [8, 3], [9, 3], [10, 3], [11, 3],

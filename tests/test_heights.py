@@ -328,13 +328,14 @@ def test_pitch_zero_is_the_level_shape():
             assert level.tokens(tokens) == zero.tokens(tokens)
 
 
-@pytest.mark.parametrize("preset", ["starfinder", "pf2e", "savage-worlds"])
+@pytest.mark.parametrize("preset", ["starfinder", "pf2e", "savage-worlds", "sw5e"])
 def test_the_pitched_model_at_pitch_zero_sliced_at_the_origin_is_the_level_area(preset):
     # The pitched solids, tested at pitch 0 (aoegrid.stencils.pitched_columns does
     # not look at the pitch's sign), give the level figures at the origin's
-    # height and as a footprint: far-edge cones and lines, and lines under the
-    # touch rule, square for square. (Under the half and centre rules a
-    # pitched shape is tested on each square's centre.)
+    # height and as a footprint: far-edge cones and lines, cones under the half
+    # and touch rules (by their shadow's share), and lines under the touch rule,
+    # square for square. (Under the half rule a pitched line is tested on each
+    # square's centre, under the centre rule every pitched shape.)
     from aoegrid.rules import resolve_rules
     from aoegrid.stencils import _Origin, pitched_columns
 
@@ -350,8 +351,9 @@ def test_the_pitched_model_at_pitch_zero_sliced_at_the_origin_is_the_level_area(
         if inches and rng.random() < 0.5:
             at = (at[0] + 0.5, at[1] + 0.3)
         length = float(rng.choice([2, 3, 4, 6])) * sq
-        shapes = [ag.Line(length, d, units=unit), ag.Line(length, d, width=2 * sq, units=unit),
-                  ag.Line(length, d, width=3 * sq, units=unit)] + ([] if inches else [ag.Cone(length, d)])
+        lines = [ag.Line(length, d, units=unit), ag.Line(length, d, width=2 * sq, units=unit),
+                 ag.Line(length, d, width=3 * sq, units=unit)]
+        shapes = ([] if preset == "sw5e" else lines) + [ag.Cone(length, d, units=unit)]
         for shape in shapes:
             mask = ag.area(shape, at=at, on=grid, rules=preset).mask
             o = _Origin(*at, *at)
@@ -392,12 +394,11 @@ def _in_cone(kind, v, a, length, m):
     if kind == "triangle":
         perp = np.linalg.norm(v - along[..., None] * a, axis=-1)
         return (along >= -m) & (along <= length + m) & (perp <= along / 2 + m)
-    # The convex hull of the apex and the ball of radius length / 6 at 5/6 of the length:
-    # P is in it when P = lam * b for some ball point b, |P - lam * C| <= lam * r.
-    lam = np.linspace(0.0, 1.0, 401)
-    centre = a * (5 * length / 6)
-    gap = np.linalg.norm(v[..., None, :] - lam[:, None] * centre, axis=-1) - lam * length / 6
-    return gap.min(axis=-1) <= m
+    # The convex hull of the apex and the ball of radius length / 6 at 5/6 of the length: the cone of
+    # half-angle asin(1/5) (tan^2 = 1/24) up to where its sides touch the ball, 0.8 of the length along, and the ball.
+    perp = np.linalg.norm(v - along[..., None] * a, axis=-1)
+    body = (along >= -m) & (along <= 0.8 * length + m) & (perp <= along / math.sqrt(24) + m)
+    return body | (np.linalg.norm(v - a * (5 * length / 6), axis=-1) <= length / 6 + m)
 
 
 def _sampled_meets(area, x, y, lo, hi, m):
@@ -411,6 +412,16 @@ def _sampled_meets(area, x, y, lo, hi, m):
     count = measure3(far[0], far[1], q, rules.diagonals)
     if isinstance(shape, ag.Cone):
         kind = (shape.kind or rules.cone).value
+        if rules.inclusion.value in ("half", "touch"):
+            # The square's share under the shadow of the part within [lo, hi]: 24 x 24 points of the square.
+            grid = (np.arange(24) + 0.5) / 24
+            px, py = np.meshgrid(x + grid - ox, y + grid - oy)
+            v = np.stack(np.broadcast_arrays(px[..., None], py[..., None], q), axis=-1)
+            inside = _in_cone(kind, v, a, length, m)
+            if kind == "quarter-circle":
+                inside &= np.linalg.norm(v, axis=-1) <= length + m
+            shaded = inside.any(axis=-1)
+            return bool(shaded.mean() >= 0.5) if rules.inclusion.value == "half" else bool(shaded.any())
         v = np.stack([np.full_like(q, x + 0.5 - ox), np.full_like(q, y + 0.5 - oy), q], axis=-1)
         ok = _in_cone(kind, v, a, length, m)
         if rules.inclusion.value == "far-edge":
@@ -445,8 +456,8 @@ def _sampled_meets(area, x, y, lo, hi, m):
 @pytest.mark.parametrize("preset", ["starfinder", "pf2e", "sw5e", "savage-worlds", "center"])
 def test_pitched_columns_agree_with_a_sampler_of_the_solids(preset):
     # Small random cases: a square near the origin and a range of heights; the
-    # column's answer, sampled at 401 heights (lines: 24 x 24 points of the
-    # square too) against the solid's definition grown and shrunk a little,
+    # column's answer, sampled at 401 heights (lines, and cones under the half
+    # and touch rules: 24 x 24 points of the square too) against the solid's definition grown and shrunk a little,
     # is compared wherever the two agree (the answer does not turn on the sampling).
     rng = np.random.default_rng(20)
     rules = ag.Rules.preset("starfinder").replace(inclusion="center") if preset == "center" else preset

@@ -1,7 +1,10 @@
 """Movement: path distance around walls blocking movement, on hand-worked maps."""
 
+import dataclasses
 import itertools
 import math
+import re
+import warnings
 
 import numpy as np
 import pytest
@@ -699,3 +702,165 @@ def test_adding_terrain_never_makes_a_move_cheaper(case, rules, seed, size):
     # And the other way: greater difficult costs at least what difficult does.
     harder = ag.reachable(ag.Token(x, y, size=size), 60, on=m.with_terrain(np.where(more == 1, 2, more)), rules=rules)
     assert (harder.cost >= after.cost).all()
+
+
+# --- heights: a creature moves at its elevation, blocked by the walls meeting its prism ------------------------------
+
+
+def across(**span):
+    """A one-row corridor, 5 squares long, with a wall of ``span`` across it between squares 1 and 2."""
+    return ag.BattleMap(ag.Grid(5, 1), walls=[ag.Wall((2, 0), (2, 1), **span)])
+
+
+def test_a_parapet_stops_a_creature_on_the_ground_not_a_flyer_over_it():
+    m = across(top=3)  # 3 ft tall
+    walker, flyer = ag.Token(0, 0), ag.Token(0, 0, elevation=10)  # 0..5 ft and 10..15 ft
+    assert ag.path_distance(m, walker, (4, 0)) == math.inf
+    assert ag.path_distance(m, (0, 0), (4, 0)) == math.inf  # a square: the ground, one square tall
+    assert ag.path_distance(m, flyer, (4, 0)) == 20.0
+    assert ag.reachable(walker, 30, on=m).cost.tolist() == [[0.0, 5.0, math.inf, math.inf, math.inf]]
+    assert ag.reachable(flyer, 30, on=m).cost.tolist() == [[0.0, 5.0, 10.0, 15.0, 20.0]]
+    # Just clear of it: a creature standing at the parapet's top (3..8 ft); a Large one at 0 ft (0..10) is not.
+    assert ag.path_distance(m, ag.Token(0, 0, elevation=3), (4, 0)) == 20.0
+    tall = ag.BattleMap(ag.Grid(6, 2), walls=[ag.Wall((3, 0), (3, 2), top=3)])
+    assert ag.reachable(ag.Token(0, 0, size="large"), 30, on=tall).cost[0].tolist() == [0.0, 5.0, math.inf,
+                                                                                         math.inf, math.inf, math.inf]
+    assert ag.reachable(ag.Token(0, 0, size="large", elevation=3), 30, on=tall).cost[0].tolist() == [
+        0.0, 5.0, 10.0, 15.0, 20.0, math.inf]  # its 2 x 2 space ends at most at x 4
+
+
+def test_a_square_moves_as_the_token_standing_there():
+    flyer = ag.Token(0, 0, name="bat", elevation=10)
+    m = ag.BattleMap(ag.Grid(5, 1), walls=[ag.Wall((2, 0), (2, 1), top=3)], tokens=[flyer])
+    assert ag.reachable((0, 0), 30, on=m).cost.tolist() == [[0.0, 5.0, 10.0, 15.0, 20.0]]
+    assert ag.reachable(ag.Space(0, 0), 30, on=m).cost.tolist() == [[0.0, 5.0, 10.0, 15.0, 20.0]]
+    # path_distance reads no creature off the map: from a square, the ground.
+    assert ag.path_distance(m, (0, 0), (4, 0)) == math.inf
+
+
+def test_a_beam_overhead_stops_a_flyer_at_its_height_not_a_creature_under_it():
+    m = across(bottom=10)  # a beam from 10 ft up
+    assert ag.path_distance(m, ag.Token(0, 0), (4, 0)) == 20.0  # 0..5 ft passes under
+    assert ag.reachable(ag.Token(0, 0), 30, on=m).cost.tolist() == [[0.0, 5.0, 10.0, 15.0, 20.0]]
+    assert ag.path_distance(m, ag.Token(0, 0, elevation=8), (4, 0)) == math.inf  # 8..13 ft meets it
+    assert ag.reachable(ag.Token(0, 0, elevation=8), 30, on=m).cost.tolist() == [[0.0, 5.0] + [math.inf] * 3]
+    assert ag.path_distance(m, ag.Token(0, 0, elevation=5), (4, 0)) == 20.0  # 5..10 ft: its top touches the beam
+    assert ag.path_distance(m, ag.Token(0, 0, height=12), (4, 0)) == math.inf  # a 12-ft giraffe on the ground
+
+
+def test_floors_do_not_block_moving_across():
+    floor = ag.Floor([(0, 0), (3, 0), (3, 1), (0, 1)], elevation=5)
+    m = ag.BattleMap(ag.Grid(5, 1), floors=[floor])
+    assert ag.reachable(ag.Token(0, 0, elevation=2), 30, on=m).cost.tolist() == [[0.0, 5.0, 10.0, 15.0, 20.0]]
+
+
+def test_a_creature_on_top_of_a_wall_is_not_inside_it():
+    wall = ag.Wall((2.5, 0), (2.5, 3), top=10)  # through the centres of column 2, 10 ft tall
+    m = ag.BattleMap(ag.Grid(5, 3), walls=[wall])
+    on_top = ag.Token(2, 1, elevation=10)
+    r = ag.reachable(on_top, 10, on=m)
+    assert r.cost[1].tolist() == [10.0, 5.0, 0.0, 5.0, 10.0]  # walks along the wall's top, and off it
+    with pytest.raises(ag.InvalidValueError, match=(
+            r"creature token at \(2, 1\) stands inside a wall: a wall blocking movement runs through the centre of "
+            r"square \(2, 1\)")):
+        ag.reachable(ag.Token(2, 1), 10, on=m)
+    with pytest.raises(ag.InvalidValueError, match=r"creature square \(2, 1\) stands inside a wall"):
+        ag.reachable((2, 1), 10, on=m)  # no token there: a creature on the ground
+
+
+def test_a_token_is_warned_about_only_when_the_wall_through_it_meets_its_heights():
+    wall = ag.Wall((2.5, 0), (2.5, 3), top=3)
+    with pytest.warns(ag.AoegridWarning, match=r"token at \(2, 1\) stands where a wall runs through its space"):
+        ag.BattleMap(ag.Grid(5, 3), walls=[wall], tokens=[ag.Token(2, 1)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for z in (3, 10):  # on its top, above it
+            m = ag.BattleMap(ag.Grid(5, 3), walls=[wall], tokens=[ag.Token(2, 1, elevation=z)])
+        m.move_token(m.tokens[0], 2, 2)
+        ag.BattleMap(ag.Grid(5, 3), walls=[ag.Wall((2.5, 0), (2.5, 3), bottom=5)], tokens=[ag.Token(2, 1)])
+    with pytest.warns(ag.AoegridWarning, match=r"stands where a wall runs through its space"):
+        m.with_token(m.tokens[0], ag.Token(2, 1, elevation=2))
+
+
+def test_walls_meeting_keeps_the_walls_a_span_meets_strictly():
+    parapet, beam, wall = ag.Wall((2, 0), (2, 3), top=3), ag.Wall((3, 0), (3, 3), bottom=10), ag.Wall((4, 0), (4, 3))
+    m = ag.BattleMap(ag.Grid(6, 3), walls=[parapet, beam, wall])
+    assert [w.start for w in m.walls_meeting(0, 5).walls] == [(2.0, 0.0), (4.0, 0.0)]
+    assert [w.start for w in m.walls_meeting(3, 10).walls] == [(4.0, 0.0)]  # touching both, meeting neither
+    assert [w.start for w in m.walls_meeting(2, 11).walls] == [(2.0, 0.0), (3.0, 0.0), (4.0, 0.0)]
+    assert m.walls_meeting(2, 11) is m  # every wall meets it: the map itself
+    copy = m.walls_meeting(0, 5)
+    assert all(w.infinite for w in copy.walls) and copy.tokens == () and copy is m.walls_meeting(0, 5)  # kept
+    plain = ag.BattleMap(ag.Grid(6, 3), walls=[wall], tokens=[ag.Token(0, 0)])
+    assert plain.walls_meeting(100, 100) is plain
+    with pytest.raises(ag.InvalidValueError, match=r"walls_meeting low must not be above high, got low=5 and high=0"):
+        m.walls_meeting(5, 0)
+    with pytest.raises(ag.InvalidValueError, match=r"walls_meeting high must be a finite number, got inf"):
+        m.walls_meeting(0, math.inf)
+    with pytest.raises(ag.InvalidTypeError, match=r"walls_meeting low must be a number, got '0'"):
+        m.walls_meeting("0", 5)
+
+
+HEIGHTS = st.sampled_from([-5.0, 0.0, 2.5, 5.0, 10.0, 30.0])
+
+
+@settings(max_examples=40, deadline=None)
+@given(case=walled_maps(), rules=st.sampled_from(PRESETS), size=st.sampled_from([1, 2]),
+       low=HEIGHTS, tall=st.sampled_from([0.0, 1.0, 5.0, 40.0]))
+def test_walls_of_every_height_block_every_creature_as_in_two_dimensions(case, rules, size, low, tall):
+    m, rng = case
+    assert m.walls_meeting(low, low + tall) is m
+    x, y = int(rng.integers(m.grid.width)), int(rng.integers(m.grid.height))
+    try:
+        flat = ag.reachable((x, y) if size == 1 else ag.Space(x, y, size, size), 60, on=m, rules=rules)
+    except (ag.InvalidValueError, ag.OffGridError) as exc:
+        with pytest.raises(type(exc), match=re.escape(str(exc).split(" stands ")[-1])):
+            ag.reachable(ag.Token(x, y, size=size, elevation=low), 60, on=m, rules=rules)
+        return
+    high = ag.reachable(ag.Token(x, y, size=size, elevation=low, height=tall or None), 60, on=m, rules=rules)
+    assert np.array_equal(flat.cost, high.cost)
+    assert np.array_equal(ag.path_distance(m, (x, y), rules=rules),
+                          ag.path_distance(m, ag.Token(x, y, elevation=low), rules=rules))
+
+
+SPANS = st.sampled_from([(-math.inf, math.inf), (-math.inf, 3.0), (-math.inf, 10.0), (0.0, 5.0), (10.0, math.inf),
+                         (5.0, 12.0)])
+
+
+@st.composite
+def spanned_walls(draw):
+    """A small map's walls along grid lines (so through no square's centre), each of some span; and terrain."""
+    w, h = draw(st.integers(3, 8)), draw(st.integers(3, 8))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    walls = []
+    for span in draw(st.lists(SPANS, min_size=1, max_size=10)):
+        a = rng.integers(0, (w + 1, h + 1))
+        b = a + rng.integers(-3, 4) * np.array([[1, 0], [0, 1]])[rng.integers(2)]
+        if (a != b).any():
+            walls.append(ag.Wall(tuple(a.tolist()), tuple(b.tolist()), bottom=span[0], top=span[1]))
+    kinds = rng.choice(np.array([0, 0, 0, 0, 1, 2], dtype=np.int8), (h, w))
+    return ag.Grid(w, h), walls, kinds, rng
+
+
+@settings(max_examples=80, deadline=None)
+@given(case=spanned_walls(), rules=st.sampled_from(PRESETS), size=st.sampled_from([1, 2]),
+       elevation=st.sampled_from([0.0, 5.0, 10.0]),
+       raised=st.lists(st.sampled_from([0.0, 2.0, 5.0, math.inf]), min_size=10, max_size=10))
+def test_raising_a_walls_top_never_makes_a_move_cheaper(case, rules, size, elevation, raised):
+    grid, walls, kinds, rng = case
+    low = ag.BattleMap(grid, walls, terrain=kinds)
+    high = ag.BattleMap(grid, [dataclasses.replace(w, top=w.top + r) for w, r in zip(walls, raised)], terrain=kinds)
+    x, y = int(rng.integers(grid.width - size + 1)), int(rng.integers(grid.height - size + 1))
+    mover = ag.Token(x, y, size=size, elevation=elevation)
+    assert (ag.path_distance(high, mover, rules=rules) >= ag.path_distance(low, mover, rules=rules)).all()
+    try:
+        before = ag.reachable(mover, 60, on=low, rules=rules)
+    except ag.InvalidValueError as exc:  # a wall between the squares of its space
+        assert "inside a wall" in str(exc)
+        return
+    try:
+        after = ag.reachable(mover, 60, on=high, rules=rules)
+    except ag.InvalidValueError as exc:  # a raised wall now runs through it: it goes nowhere
+        assert "inside a wall" in str(exc)
+        return
+    assert (after.cost >= before.cost).all()

@@ -618,8 +618,44 @@ def test_a_section_of_a_cylinder_and_a_cone_along_its_axis():
     west = by_label(plotting.plot_section(ag.area(ag.Cone(30, "W"), at=(6, 3), on=m, rules="sw5e"), along="x"),
                     "shape")
     assert west.theta1 == pytest.approx(180 - np.degrees(np.arctan(0.5)))
-    # Off the cone's axis: only the counted section.
+    # Across the cone at its apex: aimed 30 degrees up, its sides 45 degrees round its axis meet that plane
+    # only at the apex, no figure: only the counted section.
     assert not [a for a in plotting.plot_section(up, along="y") if a.get_label() == "shape"]
+
+
+def test_a_section_of_a_pitched_cone_or_line_anywhere_is_its_solids_cut():
+    from aoegrid.stencils import _Origin, pitched_mesh
+
+    g = ag.Grid(21, 21)
+    # A 30-ft 5e cone straight up from (10, 10), cut along x through its apex: a triangle of half-angle
+    # atan(1/2), 30 ft tall, apex at 50 ft along.
+    up = ag.area(ag.Cone(30, "E", pitch=90), at=(10, 10), on=g, rules="sw5e", elevation=10)
+    tri = by_label(plotting.plot_section(up, along="x"), "shape").get_xy()[:-1]
+    assert sorted(map(tuple, tri.round(9).tolist())) == [(35.0, 40.0), (50.0, 10.0), (65.0, 40.0)]
+    # A cone aimed east 40 degrees up, cut along y 2 squares ahead of its apex, off its axis: an outline
+    # within the solid (its own inequality: within atan(1/2) of the axis, at most its length along it).
+    tilted = ag.area(ag.Cone(30, "E", pitch=40), at=(10, 10), on=g, rules="sw5e")
+    drawn = plotting.plot_section(tilted, along=((12, 0), (12, 21)))
+    outline = by_label(drawn, "shape").get_xy()[:-1] / 5.0  # squares: along the cut, height
+    assert len(outline) > 20
+    c, s = np.cos(np.radians(40)), np.sin(np.radians(40))
+    v = np.column_stack([np.full(len(outline), 2.0), outline[:, 0] - 10.0, outline[:, 1]])
+    along = v[:, 0] * c + v[:, 2] * s
+    perp = np.linalg.norm(v - along[:, None] * np.array([c, 0.0, s]), axis=1)
+    assert (along <= 6.0 + 1e-9).all() and (perp <= along / 2 + 1e-9).all()
+    # Its widest point: at height q the plane's point (2, s, q) lies A = 2 cos + q sin along the axis and
+    # R = q cos - 2 sin above it, inside while s^2 <= A^2 / 4 - R^2, widest where that peaks (the mesh is
+    # inscribed: a little less).
+    q = 5 * c * s / (2 * c * c - s * s / 2)
+    widest = np.sqrt((2 * c + q * s) ** 2 / 4 - (q * c - 2 * s) ** 2)
+    half_width = (outline[:, 0].max() - outline[:, 0].min()) / 2
+    assert widest - 6e-4 <= half_width <= widest + 1e-12
+    # A pitched line: its template's box, cut across: a 10-ft square tilted 30 degrees.
+    line = ag.area(ag.Line(30, "E", width=10, pitch=30), at=(10, 10), on=g, rules="sw5e")
+    cut = pitched_mesh(line.shape, _Origin(10.0, 10.0, 10.0, 10.0), line.rules, 5.0).section((0.0, 10.0), (1.0, 0.0))
+    box = by_label(plotting.plot_section(line, along="x"), "shape").get_xy()[:-1]
+    assert np.allclose(sorted(map(tuple, box)), sorted(map(tuple, cut * 5.0)))
+    assert len(box) == 4
 
 
 @pytest.mark.parametrize(

@@ -574,8 +574,10 @@ def scenes(draw, side=8):
         if a == b:
             continue
         kind = draw(st.sampled_from(["wall", "wall", "door", "window"]))
+        # Walls of every height, and now and then a low one (a parapet) that flyers and lines from above pass over.
+        top = draw(st.sampled_from([math.inf, math.inf, math.inf, 1.0 if inches else 5.0]))
         walls.append(ag.Wall(a, b, kind=kind, open=kind == "door" and draw(st.booleans()),
-                             one_way=draw(st.sampled_from([None, None, "left", "right"]))))
+                             one_way=draw(st.sampled_from([None, None, "left", "right"])), top=top))
     # Now and then a floor overhead: walls and floors only take squares and creatures away.
     floors = [ag.Floor([(0, 0), (w / 2, 0), (w / 2, h), (0, h)], elevation=2 * grid.square)] if draw(
         st.integers(0, 3)) == 0 else []
@@ -851,6 +853,20 @@ def test_walls_and_terrain_the_caster_walks_round():
         p = ag.best_placements(ag.Sphere(5), caster=wizard, range=30, on=muddy, rules=rules, hit="enemy", move=40)[0]
         assert (p.at, p.score, p.cost, p.stand.x, p.stand.y, p.path) == ((13, 3), 4.0, cost, 6, 3, way), rules
         assert p.cost == ag.reachable(wizard, 40, on=muddy, rules=rules).cost[3, 6]
+
+
+def test_a_flying_caster_moves_over_a_parapet_a_caster_on_the_ground_cannot_cross():
+    orc = ag.Token(13, 1, name="orc", tags={"enemy"})
+    m = ag.BattleMap(ag.Grid(16, 3), walls=[ag.Wall((4, 0), (4, 3), top=3)], tokens=[orc])  # 3 ft tall, wall to wall
+    walker, flyer = ag.Token(1, 1, name="walker"), ag.Token(1, 1, name="flyer", elevation=10)
+    # On the ground: the 12 squares x 0..3 left of the parapet; from none does a 30-ft range reach the orc.
+    assert len(ag.reachable(walker, 30, on=m)) == 12
+    assert ag.best_placements(ag.Sphere(5), caster=walker, range=30, on=m, hit="enemy", move=30)[0].score == 0.0
+    # At 10 ft it keeps its height over the parapet: 24 squares, x 0..7; from (7, 0) the orc is in range.
+    assert len(ag.reachable(flyer, 30, on=m)) == 24
+    p = ag.best_placements(ag.Sphere(5), caster=flyer, range=30, on=m, hit="enemy", move=30)[0]
+    assert (p.at, p.score, p.cost, (p.stand.x, p.stand.y), p.stand.elevation) == ((13, 1), 1.0, 30.0, (7, 0), 10.0)
+    assert [r.token for r in p.hits] == [orc]
 
 
 def test_the_caster_on_the_map_moves_out_of_its_own_burst():

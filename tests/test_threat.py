@@ -208,18 +208,20 @@ def test_a_flying_caster_reaches_over_a_low_wall():
     low = ag.BattleMap(ag.Grid(9, 5), walls=[ag.Wall((4, 0), (4, 5), top=10)])
     bat = ag.Token(1, 2, name="bat", elevation=20)
     # A 20-ft burst at 20 ft, within 10 ft of the bat: seen from above, the wall hides only what is near it.
+    # Origins right over the wall (x = 4) are legal 20 ft up, where it does not stand, and reach x = 6.
     t = ag.threat_map(ag.Sphere(20), casters=[bat], range=10, elevation=20, on=low)
     assert np.array_equal(t.count, digits("""
-        1 1 1 1 1 1 0 0 0
-        1 1 1 1 1 1 0 0 0
-        1 1 1 1 1 1 0 0 0
-        1 1 1 1 1 1 0 0 0
-        1 1 1 1 1 1 0 0 0
+        1 1 1 1 1 1 1 0 0
+        1 1 1 1 1 1 1 0 0
+        1 1 1 1 1 1 1 0 0
+        1 1 1 1 1 1 1 0 0
+        1 1 1 1 1 1 1 0 0
     """))
     assert np.array_equal(t.count, brute(ag.Sphere(20), [bat], low, rng=10, elevation=20)[0])
-    # At 15 ft the wall's top shadows the column beside it; a wall to the sky shields all beyond it.
+    # At 15 ft origins over the wall still reach past it; a wall to the sky shields all beyond it.
     lower = ag.threat_map(ag.Sphere(20), casters=[bat], range=10, elevation=15, on=low)
-    assert lower.count[:, 4:].tolist() == [[0, 1, 0, 0, 0]] * 5
+    assert lower.count[:, 4:].tolist() == [[1, 1, 1, 0, 0]] * 5
+    assert np.array_equal(lower.count, brute(ag.Sphere(20), [bat], low, rng=10, elevation=15)[0])
     tall = ag.BattleMap(low.grid, walls=[ag.Wall((4, 0), (4, 5))])
     assert not ag.threat_map(ag.Sphere(20), casters=[bat], range=10, elevation=20, on=tall).count[:, 4:].any()
     # Range runs from the caster's prism: from the ground, 20 ft up is out of a 10-ft range, and a burst on

@@ -60,7 +60,7 @@ def test_segments_against_walls_and_floors():
     assert blocked(p, q, [w]).tolist() == [False, False, True]  # heights 0, 4, 2 at the wall
     f = ag.Floor([(0, -1), (4, -1), (4, 1), (0, 1)], 4)
     assert blocked(p, q, floors=[f]).tolist() == [False, True, False]  # ends on the plane: not crossed
-    assert sample_heights(0, 0, 8).tolist() == [0, 0, 8, 1, 2, 3, 4, 5, 6, 7]
+    assert sample_heights(0, 0, 8).tolist() == [0, 8, 1, 2, 3, 4, 5, 6, 7]  # each height once
 
 
 def test_wall_ends_follow_the_2d_tie_rules_at_every_height():
@@ -335,3 +335,130 @@ def test_an_origin_inside_a_short_wall_is_refused_when_the_area_is_made() -> Non
     assert above.tokens() == []
     best = ag.best_placements(ag.Cone(10, 0), caster=ag.Token(0, 0), on=m, hit=lambda t: True)
     assert [(p.direction, p.score) for p in best] == [(0.0, 1.0)]
+
+
+def test_visible_and_cover_see_a_low_wall_as_the_mask_does():
+    # The 5-ft wall at x = 8 hides the ground behind it; the burst's upper part passes over it.
+    m = ag.BattleMap(GRID, walls=[ag.Wall((8, 0), (8, 20), top=5)])
+    a = ag.area(ag.Sphere(30), at=(5, 10), on=m)
+    row = a.visible[10, 2:12]
+    assert row[:6].tolist() == [1.0] * 6  # before the wall: the plane's exact answer
+    # Behind it: the share of each square's test points inside the ball that the origin reaches. The
+    # ball holds the column of (8, 10) at 5 of the sampled heights (-15 to 15 ft): its 5 points at 7.5
+    # and at 15 ft clear the wall, 10 of 25. At (9, 10), 7.5 ft up, only the two corners nearest the
+    # wall clear it (a line to the centre meets it at 22.5 * 3 / 4.5 = 5 ft: its top blocks): 7 of 25.
+    # (10, 10) is in the ball only at the origin's height, all behind the wall.
+    assert row[6] == pytest.approx(10 / 25) and row[7] == pytest.approx(7 / 25) and row[8] == 0.0
+    assert a.mask[10, 2:12].tolist() == [True] * 8 + [False] * 2
+    assert a.cover[10, 2:12].tolist() == [0] * 6 + [1, 1, 3, -1]  # Starfinder: partly reached is cover
+    assert (a.sight_visible[10, 2:12][:9] == row[:9]).all()  # the wall blocks sight as it blocks effect
+    # 5e counts every diagonal 5 ft: (10, 10) is in the ball; some height sees all four corners of each.
+    b = ag.area(ag.Sphere(30), at=(5, 10), on=m, rules="sw5e")
+    assert b.cover[10, 2:12].tolist() == [0] * 9 + [-1] and b.visible[10, 10] == pytest.approx(5 / 25)
+    # A wall of every height: the plane's answer, whole squares of nothing.
+    tall = ag.area(ag.Sphere(30), at=(5, 10), on=ag.BattleMap(GRID, walls=[ag.Wall((8, 0), (8, 20))]))
+    assert tall.visible[10, 8:11].tolist() == [0.0, 0.0, 0.0]
+
+
+def visible_reference(a, m):
+    """The documented visible fractions, independently: the plane's exact fractions (walls spanning the
+    solid's heights), replaced where a line from the origin to a test point inside the solid crosses a
+    shorter wall (seen from above) or is cut by a floor, by the share of those points reached (exact
+    rationals), or the level answer (every wall infinitely tall) when that is more."""
+    lo, hi = a.vertical_extent()
+    full = [dataclasses.replace(w, bottom=-math.inf, top=math.inf) for w in m.walls if w.bottom <= lo and w.top >= hi]
+    short = [w for w in m.walls if not (w.bottom <= lo and w.top >= hi) and w.bottom <= hi and w.top >= lo]
+    floors = [f for f in m.floors if lo < f.elevation < hi]
+    at, rules, z0 = a.origin, a.rules, a.elevation
+    plane = ag.area(a.shape, at=at, on=ag.BattleMap(m.grid, walls=full), rules=rules, elevation=z0).visible
+    level = ag.area(a.shape, at=at, on=ag.BattleMap(m.grid, walls=[dataclasses.replace(w, bottom=-math.inf, top=math.inf)
+                                                                    for w in m.walls]), rules=rules, elevation=z0).visible
+    out = plane.copy()
+    if (not short and not floors) or ignores_walls(a):  # a cylinder that ignores walls: the plane's fractions
+        return out
+    nudge = Fraction(1, 100)
+    offsets = [(Fraction(1, 2), Fraction(1, 2)), *itertools.product((nudge, 1 - nudge), repeat=2)]
+    p = (Fraction(at[0]), Fraction(at[1]), Fraction(z0))
+    for y, x in zip(*np.nonzero(plane > 1e-9)):
+        held = hit = reached = 0
+        for z in sample_heights(z0, lo, hi):
+            if not a.column_meets(x, y, z, z):
+                continue
+            for fx, fy in offsets:
+                q = (x + fx, y + fy, Fraction(z))
+                held += 1
+                reached += exactly_clear(p, q, [*full, *short], floors)
+                hit += not exactly_clear(p, q, [dataclasses.replace(w, bottom=-math.inf, top=math.inf) for w in short], floors)
+        flat = 0.0 if np.isnan(level[y, x]) else level[y, x]
+        if hit:
+            out[y, x] = max(reached / held, flat)
+        elif not held:
+            out[y, x] = flat
+    return out
+
+
+@lenient
+@settings(max_examples=10, deadline=None)
+@given(*VOXEL_CASES)
+@example(1999, SHAPES[0], 0.0, "starfinder")
+def test_visible_is_the_documented_fraction_and_the_mask_where_it_is_above_zero(seed, shape, elevation, rules):
+    m, a = voxel_case(seed, shape, elevation, rules)
+    want = visible_reference(a, m)
+    got = a.visible
+    assert np.allclose(np.nan_to_num(got, nan=-1), np.nan_to_num(want, nan=-1), atol=1e-9)
+    assert ((a.cover == 3) == (a.shape_mask & (np.nan_to_num(got) <= 1e-9))).all()
+    # A Starfinder cylinder holds every square of its shape, whatever reaches them.
+    assert (a.mask == (a.shape_mask if ignores_walls(a) else a.shape_mask & (np.nan_to_num(got) > 1e-9))).all()
+
+
+def test_a_line_stops_at_the_first_wall_or_floor_its_axis_enters():
+    grid = ag.Grid(20, 10)
+    m = ag.BattleMap(grid, walls=[ag.Wall((6, 0), (6, 10), top=5)])  # a 5-ft wall 4 squares east
+
+    def xs(shape, on=m, elevation=0.0):
+        a = ag.area(shape, at=(2, 5), on=on, elevation=elevation)  # Starfinder: a line stops at a wall
+        return [x for x, _ in a.squares], a.recipe.stop
+
+    east = ag.Line(60, "E")
+    assert xs(east) == ([2, 3, 4, 5], 4.0)  # on the ground the wall stops it
+    assert xs(east, elevation=5) == ([2, 3, 4, 5], 4.0)  # at its top: the span is closed
+    assert xs(east, elevation=10)[0] == list(range(2, 14))  # over it, as in open field
+    assert xs(east, on=ag.BattleMap(grid))[0] == list(range(2, 14))
+    # Aimed 10 degrees up its axis is 4 * 5 * tan 10 = 3.5 ft up at the wall: stopped there, 4 / cos 10 along it.
+    low, stop = xs(ag.Line(60, "E", pitch=10))
+    assert low == [2, 3, 4, 5] and stop == pytest.approx(4 / math.cos(math.radians(10)))
+    # 30 degrees up it is 11.5 ft up at the wall and goes on as in open field.
+    assert xs(ag.Line(60, "E", pitch=30))[0] == xs(ag.Line(60, "E", pitch=30), on=ag.BattleMap(grid))[0] == list(range(2, 12))
+    # A ceiling 15 ft up stops it where its axis reaches 15 ft: 6 squares along (6 * sin 30 * 5 ft).
+    ceiling = ag.BattleMap(grid, floors=[ag.Floor([(0, 0), (20, 0), (20, 10), (0, 10)], 15)])
+    cut, stop = xs(ag.Line(60, "E", pitch=30), on=ceiling)
+    assert cut == [2, 3, 4, 5, 6, 7] and stop == pytest.approx(6)
+    # Straight up it stops 3 squares along: its column holds it up to the ceiling, no higher.
+    up = ag.area(ag.Line(60, "E", pitch=90), at=(2, 5), on=ceiling)
+    assert up.recipe.stop == pytest.approx(3) and [int(up.at(h).sum()) for h in (1, 10, 14.9, 15.1, 30)] == [4, 4, 4, 0, 0]
+    # Rules whose lines go through walls (5e): no stop, cut by line of effect as any area.
+    assert ag.area(east, at=(2, 5), on=m, rules="sw5e").recipe.stop == math.inf
+
+
+def test_sw5e_near_side_in_three_dimensions():
+    # "If you choose a point behind an obstruction, the point of origin comes into being on the near side."
+    m = ag.BattleMap(ag.Grid(12, 10), walls=[ag.Wall((4, 0), (4, 10), top=4)])  # a 4-ft parapet
+    ground, balcony = ag.Token(1, 4, name="ground"), ag.Token(1, 4, name="balcony", elevation=20)
+    kw = {"on": m, "rules": "sw5e", "range": 60}
+    # From 20 ft up the caster sees the ground behind the parapet: the point stays.
+    assert ag.check_origin(ag.Sphere(10), (8, 5), caster=balcony, **kw).origin == (8.0, 5.0)
+    assert ag.area(ag.Sphere(10), at=(8, 5), caster=balcony, **kw).recipe.origin.x0 == 8.0
+    # From the ground (eyes up to 5 ft) every line meets the parapet below 4 ft: the point moves to its near side,
+    # along the line from the caster's centre (1.5, 4.5), and keeps its height.
+    near = ag.check_origin(ag.Sphere(10), (8, 5), caster=ground, **kw).origin
+    assert near == pytest.approx((4 - 1e-6, 4.5 + 0.5 * 2.5 / 6.5), abs=1e-5)
+    o = ag.legal_origins(ag.Sphere(10), caster=ground, **kw)
+    assert o.moved_to[10, 16] == pytest.approx(near)  # the lattice has a point every half square
+    assert ag.legal_origins(ag.Sphere(10), caster=balcony, **kw).moved_to[10, 16].tolist() == [8.0, 5.0]
+    assert ag.area(ag.Sphere(10), at=(8, 5), caster=ground, **kw).recipe.origin.x0 == pytest.approx(near[0])
+    # A point 10 ft up is seen over the parapet; one 2 ft up is hidden, and moves short of the parapet, standing there.
+    assert ag.check_origin(ag.Sphere(10), (8, 5), caster=ground, elevation=10, **kw).origin == (8.0, 5.0)
+    assert ag.check_origin(ag.Sphere(10), (8, 5), caster=ground, elevation=2, **kw).origin == pytest.approx(near)
+    # At 6 ft the parapet is below the point: hidden from the ground's lower lines only; a line from the caster's
+    # top clears it, so the point stays.
+    assert ag.check_origin(ag.Sphere(10), (8, 5), caster=ground, elevation=6, **kw).origin == (8.0, 5.0)

@@ -34,6 +34,7 @@ from aoegrid.errors import (
 )
 from aoegrid.floors import Floor
 from aoegrid.grid import Grid
+from aoegrid.hexgrid import HexGrid
 from aoegrid.maps import BattleMap
 from aoegrid.movement import Reach, path_distance, reachable
 from aoegrid.options import (
@@ -155,6 +156,7 @@ __all__ = [
     "Grid",
     "GridMismatchError",
     "GridTooLargeError",
+    "HexGrid",
     "IllegalOriginError",
     "Inclusion",
     "InvalidTypeError",

@@ -35,10 +35,17 @@ point, as a level shape's height test takes it):
   length on the far corner; a triangle or teardrop cone on the far corner (both
   on a tie, as on the ground); a line by crossing (below), its centre ahead of
   the origin, its length on the far corner;
-* centre and half: the square's centre (a pitched slice is no figure the half
-  rule's area can be taken of exactly; its centre is the point the share turns
-  on), a line of no width by crossing;
-* touch: a cone on the square's centre; a line by crossing.
+* centre: the square's centre; a line of no width by crossing;
+* half and touch: a cone by the square's share under its *shadow*, the
+  ground under the part of the solid within the heights tested (its
+  vertical projection, a convex figure): at least half of the square
+  (``0.5 - EPS``), or any of it (more than ``EPS``, as a level figure: a
+  shadow touching only the square's side does not take it). The shadow is
+  taken of the solid's inscribed mesh (:mod:`aoegrid._solids`), which lies
+  no more than :data:`~aoegrid._solids.GAP` (1e-4) of the length inside the true surface: a
+  share is that much short at most, each side the shadow crosses the
+  square. Lines: half, by the centre (a line of no width by crossing);
+  touch, by crossing.
 
 A line *crosses* a square at a height when that height's slice of the line
 meets the open square: the square's part within the line's horizontal width
@@ -48,7 +55,7 @@ interval are the answer. A line straight up or down with no width has a
 point for its footprint: it takes every square whose closed square holds it
 (the squares around an intersection).
 
-Every test of one point is exact: a vertical line meets a convex solid in an
+Every test of one point (each rule but a cone's half and touch) is exact: a vertical line meets a convex solid in an
 interval of heights, found in closed form (a quadratic for the cone, a
 circle for a ball, a linear bound for a flat end); the far-edge count grows
 with the height's distance from the origin's, so only the height of the
@@ -65,6 +72,7 @@ import math
 import numpy as np
 from numpy.typing import NDArray
 
+from aoegrid._solids import cone_mesh, shares
 from aoegrid.directions import right_normal, unit_vector
 from aoegrid.distance import measure3
 from aoegrid.options import ConeKind, Inclusion
@@ -197,9 +205,15 @@ def cone_columns(shape: Cone, kind: ConeKind, rules: Rules, o: tuple[float, floa
 
     if kind is ConeKind.QUARTER_CIRCLE and far_edge:
         return _nearest_count(_meet(span_at(xs + 0.5, ys + 0.5), prism), xs, ys, o, rules, length)
-    if not far_edge:
+    if rules.inclusion is Inclusion.CENTER:
         inside = _meet(span_at(xs + 0.5, ys + 0.5), prism)
         return np.asarray(inside[0] <= inside[1])
+    if not far_edge:
+        # Half and touch: the square's share under the shadow of the part within the prism.
+        share = shares(cone_mesh(kind, length, float(shape.direction), shape.pitch), o, xs, ys, lo, hi)
+        if rules.inclusion is Inclusion.HALF:
+            return np.asarray(share >= 0.5 - EPS)
+        return np.asarray(share > EPS)
     # Far-edge counting of a triangle or teardrop: the far corner, both where
     # the origin is level with the square's middle, as on the ground.
     span = prism
@@ -294,8 +308,8 @@ def line_size(shape: Line, rules: Rules, square: float, half: float, stop: float
 
     Far-edge counting runs it on until every point past the run counts more
     than the length (a point ``t`` along has an offset of at least
-    ``t / sqrt(3)`` on some axis); a wall ``stop`` squares away (horizontally)
-    ends it.
+    ``t / sqrt(3)`` on some axis); a wall or floor ``stop`` squares along its
+    axis ends it.
     """
     length = min(shape.length / square, MAX_LENGTH)
     thick = min((rules.line_width if shape.width is None else shape.width) / square, MAX_LENGTH) / 2.0
@@ -303,8 +317,7 @@ def line_size(shape: Line, rules: Rules, square: float, half: float, stop: float
         run = math.sqrt(3.0) * (length + 2.0) + min(half, MAX_LENGTH) + thick + 1.0
     else:
         run = length
-    c = unit_vector(shape.pitch)[0]
-    return length, (min(run, stop / c) if c > 0.0 else run), thick
+    return length, min(run, stop), thick
 
 
 def line_columns(shape: Line, rules: Rules, start: tuple[float, float], d: tuple[float, float], half: float,
@@ -314,8 +327,8 @@ def line_columns(shape: Line, rules: Rules, start: tuple[float, float], d: tuple
 
     ``start``, ``d`` and ``half`` are the level line's path (its start moved
     by the tie rule, its direction, the half-width each side of it), ``o`` the
-    point of origin and ``stop`` how far (horizontally, in squares) the line
-    runs before striking a wall. See the module's notes.
+    point of origin and ``stop`` how far along its axis (in squares) the line
+    runs before striking a wall or a floor (:func:`aoegrid.build.line_stop`). See the module's notes.
     """
     length, run, thick = line_size(shape, rules, square, half, stop)
     half = min(half, MAX_LENGTH)

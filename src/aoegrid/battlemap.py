@@ -18,7 +18,7 @@ import shapely
 from numpy.typing import NDArray
 
 from aoegrid._boxes import SegmentGrid, hull
-from aoegrid._validate import point
+from aoegrid._validate import point, real
 from aoegrid.errors import AoegridWarning, InvalidTypeError, InvalidValueError, OffGridError
 from aoegrid.floors import Floor, area_polygon, floors_from
 from aoegrid.grid import Grid
@@ -136,33 +136,92 @@ class BattleMapCore:
         when every wall spans ``[low, high]`` (always, with default spans);
         otherwise a copy, without creatures or floors, kept per range.
         """
-        if all(w.bottom <= low and w.top >= high for w in self._short):
+        return self._walls_where(("full walls", low, high), lambda w: w.bottom <= low and w.top >= high)
+
+    def walls_meeting(self, low: float, high: float) -> Self:
+        """The map whose walls are those of this map reaching into the heights strictly between ``low`` and ``high``.
+
+        A wall meets ``(low, high)`` when ``bottom < high`` and ``top >
+        low``: it blocks the movement of a creature filling those heights
+        (its :meth:`Token.prism <aoegrid.Token.prism>`), which keeps its
+        elevation as it moves (:mod:`aoegrid.movement`). A wall only
+        touching the span (a creature standing on a wall's top, or passing
+        just under a beam) does not. Those walls are made infinitely tall,
+        so that the 2D machinery (steps, :meth:`walls_near`) reads them.
+
+        Parameters
+        ----------
+        low, high : float
+            The heights, in the grid's unit, ``low <= high``.
+
+        Returns
+        -------
+        BattleMap
+            This map itself when every wall meets ``(low, high)`` (always,
+            with default spans); otherwise a copy holding those walls, and
+            the fog and info, but no creatures, floors or terrain (read
+            those from this map), kept per span.
+
+        Raises
+        ------
+        InvalidTypeError
+            ``low`` or ``high`` not a number.
+        InvalidValueError
+            ``low`` or ``high`` not finite, or ``low`` above ``high``.
+
+        Examples
+        --------
+        >>> import aoegrid as ag
+        >>> m = ag.BattleMap(ag.Grid(6, 3), walls=[ag.Wall((3, 0), (3, 3), top=3), ag.Wall((0, 2), (6, 2))])
+        >>> m.walls_meeting(0, 5) is m             # a Medium creature on the ground meets the 3-ft parapet
+        True
+        >>> [w.start for w in m.walls_meeting(10, 15).walls]   # one flying at 10 ft: only the wall of every height
+        [(0.0, 2.0)]
+        >>> [w.span for w in m.walls_meeting(3, 8).walls]      # one standing on the parapet's top
+        [(-inf, inf)]
+        """
+        low, high = real(low, "walls_meeting low"), real(high, "walls_meeting high")
+        if low > high:
+            raise InvalidValueError(f"walls_meeting low must not be above high, got low={low:g} and high={high:g}")
+        return self._walls_where(("walls meeting", low, high), lambda w: w.bottom < high and w.top > low)
+
+    def _walls_where(self, key: Hashable, keep: Callable[[Wall], bool]) -> Self:
+        """This map when ``keep`` holds for every wall; otherwise a copy of the walls it holds for, kept under ``key``.
+
+        The copy's walls span every height; it has this map's fog and info,
+        no creatures, floors or terrain (copies sharing this map's kept
+        answers may differ in those).
+        """
+        # A wall of every height is kept by every key asked (finite heights).
+        if all(keep(w) for w in self._short):
             return self
 
         def make() -> Self:
             walls = [w if w.infinite else dataclasses.replace(w, bottom=-math.inf, top=math.inf)
-                     for w in self.walls if w.bottom <= low and w.top >= high]
+                     for w in self.walls if keep(w)]
             return type(self)(self.grid, walls, (), self.fog, self.info)
 
-        return self.kept(("full walls", low, high), make)
+        return self.kept(key, make)
 
-    def in_3d(self, low: float, high: float) -> tuple[tuple[Wall, ...], tuple[Floor, ...]]:
-        """What blocks line of effect between points at heights in ``[low, high]`` beyond :meth:`full_walls`.
+    def in_3d(self, low: float, high: float,
+              channel: Channel = Channel.EFFECT) -> tuple[tuple[Wall, ...], tuple[Floor, ...]]:
+        """What blocks line of effect (or ``channel``) between points at heights in ``[low, high]`` beyond
+        :meth:`full_walls`.
 
-        The walls blocking effect that span only part of ``[low, high]``, and
-        the floors strictly between ``low`` and ``high`` (a line within
+        The walls blocking ``channel`` that span only part of ``[low, high]``,
+        and the floors strictly between ``low`` and ``high`` (a line within
         ``[low, high]`` crosses no other floor's plane strictly).
         """
         if not self._short and not self.floors:
             return (), ()
 
         def make() -> tuple[tuple[Wall, ...], tuple[Floor, ...]]:
-            walls = tuple(w for w in self._short if w.blocks_effect and not (w.bottom <= low and w.top >= high)
-                          and w.bottom <= high and w.top >= low)
+            walls = tuple(w for w in self._short if w.blocks_channel(channel)
+                          and not (w.bottom <= low and w.top >= high) and w.bottom <= high and w.top >= low)
             return walls, tuple(f for f in self.floors if low < f.elevation < high)
 
         # Kept with the walls, which copies share: floors are kept by every copy but with_door's.
-        return self.kept(("in 3d", low, high, self.floors), make)
+        return self.kept(("in 3d", low, high, Channel(channel), self.floors), make)
 
     @property
     def _short(self) -> tuple[Wall, ...]:
@@ -172,7 +231,9 @@ class BattleMapCore:
     def _check_token(self, token: Token, stacklevel: int = 3) -> None:
         """Refuse a token off the map; warn about one a wall runs through.
 
-        ``stacklevel`` points the warning at the caller's line.
+        Only walls meeting the token's prism count (:meth:`walls_meeting`):
+        a creature flying over a low wall, or standing on its top, is not
+        inside it. ``stacklevel`` points the warning at the caller's line.
         """
         if not isinstance(token, Token):
             raise InvalidTypeError(f"BattleMap tokens must be aoegrid.Token, got {token!r}")
@@ -184,7 +245,8 @@ class BattleMapCore:
                 f"{g.width} x {g.height} map"
             )
         inner = shapely.box(x0, y0, x1, y1).buffer(-1e-6)
-        near = self.walls_near(Channel.MOVEMENT, (x0, y0, x1, y1)).near(inner.bounds)[0]
+        walls = self.walls_meeting(*token.prism(g.square))
+        near = walls.walls_near(Channel.MOVEMENT, (x0, y0, x1, y1)).near(inner.bounds)[0]
         if shapely.intersects(shapely.linestrings(near.reshape(-1, 2, 2)), inner).any():
             warnings.warn(
                 f"{token.label} stands where a wall runs through its space "

@@ -21,11 +21,12 @@ from aoegrid.battlemap import BattleMapCore
 from aoegrid.directions import right_normal, unit_vector
 from aoegrid.errors import InvalidTypeError, InvalidValueError, OffGridError
 from aoegrid.grid import Grid
+from aoegrid.heights import blocked, first_block
 from aoegrid.options import Mode, OriginPoint, SpaceOrigin, parse_option
 from aoegrid.result import AreaCore, Recipe, frame_around, origin_samples, see_from
 from aoegrid.rules import Rules, resolve_rules
 from aoegrid.shapes import SHAPE_TYPES, Cylinder, Line, Shapable, Shape, Sphere
-from aoegrid.stencils import _Origin, _stencil_on_grid
+from aoegrid.stencils import _Origin, _stencil_on_grid, shape_extent
 from aoegrid.tokens import Space, Token
 from aoegrid.visibility import OriginOnWallError
 from aoegrid.walls import Channel
@@ -95,24 +96,23 @@ def build_area(
             )
         origin = _Origin(p[0], p[1], p[0], p[1])
 
+    z = real(elevation, "elevation")
     if bmap is not None and caster is not None and moves_unseen(shape, rules) and source_space is None:
         # Only a point chosen moves ("If you choose a point"), not a creature's space.
         if comes_into_being is None:
-            qx, qy = near_side(bmap, space_of(caster), np.array([origin.x0]), np.array([origin.y0]))
+            qx, qy = near_side(bmap, space_of(caster), np.array([origin.x0]), np.array([origin.y0]),
+                               caster_prism(caster, grid.square), z)
             comes_into_being = (float(qx[0]), float(qy[0]))
         origin = _Origin(*comes_into_being, *comes_into_being)
     stop = math.inf
     if bmap is not None and isinstance(shape, Line) and rules.line_stops_at_wall:
-        d = unit_vector(float(shape.direction))
-        frame = frame_around(bmap.grid, [(origin.x0, origin.y0)])
-        vis = see_from(bmap, Channel.EFFECT, (origin.x0, origin.y0), frame)
-        stop = vis.reach(math.atan2(d[1], d[0]))
+        stop = line_stop(bmap, shape, origin, rules, z)
     window, local = _stencil_on_grid(shape, origin, rules, grid, stop)
     clear = None
     if source_space is not None:
         included = shape.name in rules.origin_included if include_origin is None else include_origin
         clear = None if included else source_space
-    recipe = Recipe(on, at, include_origin, caster, real(elevation, "elevation"), origin, clear)
+    recipe = Recipe(on, at, include_origin, caster, z, origin, clear, stop)
     result = cls(grid, window, local, shape=shape, origin=source_space or (origin.x0, origin.y0),
                  rules=rules, mode=mode, recipe=recipe)
     if bmap is not None:
@@ -126,6 +126,41 @@ def build_area(
             for p in origin_samples(origin):
                 see_from(level, Channel.EFFECT, p, frame_around(grid, [p]))
     return result
+
+
+def line_stop(bmap: BattleMapCore, shape: Line, origin: _Origin, rules: Rules, z: float) -> float:
+    """How far along its axis (squares) a line goes before it strikes a wall or a floor (``Rules.line_stops_at_wall``).
+
+    Its axis starts at the point of origin, at the origin's height ``z``,
+    and runs along its direction, aimed up or down by its pitch. It stops
+    where it first enters a wall blocking effect within the wall's span, or
+    crosses a floor's plane inside the floor (:func:`aoegrid.heights.first_block`):
+    it passes over a wall whose top is below it there and under one whose
+    bottom is above. A level line meets only the walls standing at its
+    height, and no floor; with every wall of every height, that is the
+    first wall in its direction, as on a flat map.
+    """
+    grid = bmap.grid
+    d = unit_vector(float(shape.direction))
+    pitch = math.radians(shape.pitch)
+    flat, rise = math.cos(pitch), math.sin(pitch)
+    # Far enough that no square the line can take lies beyond it: far-edge counting takes squares up to
+    # sqrt(3) times its length away (:func:`aoegrid._pitch.line_size`).
+    reach = math.sqrt(3.0) * (shape_extent(shape, rules, grid.square) + 2.0)
+    top = z + reach * rise * grid.square
+    lo, hi = min(z, top), max(z, top)
+    o = (origin.x0, origin.y0)
+    stop = math.inf
+    if flat > 1e-12:
+        # The walls standing at every height of the axis stop it where they do on a flat map.
+        vis = see_from(bmap.full_walls(lo, hi), Channel.EFFECT, o, frame_around(grid, [o]))
+        stop = vis.reach(math.atan2(d[1], d[0])) / flat
+    walls, floors = bmap.in_3d(lo, hi)
+    if walls or floors:
+        p = np.array([o[0], o[1], z])
+        q = p + np.array([reach * flat * d[0], reach * flat * d[1], reach * rise * grid.square])
+        stop = min(stop, first_block(p, q, walls, floors) * reach)
+    return stop
 
 
 def _check_units(shape: Shape, rules: Rules, grid: Grid) -> None:
@@ -172,6 +207,100 @@ def seen_from_space(bmap: BattleMapCore, space: Space, channel: Channel, px: Any
     return out
 
 
+def caster_prism(caster: Any, square: float) -> tuple[float, float]:
+    """The heights the caster fills, in the grid's unit.
+
+    A Token fills its prism (:meth:`Token.prism`); a Space or a point
+    stands on the ground, as tall as its space is wide (a Token's default).
+
+    Examples
+    --------
+    >>> caster_prism(Token(0, 0, elevation=10), 5.0), caster_prism(Space(0, 0, 2, 2), 5.0)
+    ((10.0, 15.0), (0.0, 10.0))
+    """
+    if isinstance(caster, Token):
+        low, high = caster.prism(square)
+        return float(low), float(high)
+    return 0.0, float(space_of(caster).width * square)
+
+
+def lines_in_3d(bmap: BattleMapCore, prism: tuple[float, float], z: float) -> tuple[BattleMapCore, bool] | None:
+    """How lines from the caster's prism to an origin at ``z`` are judged: None in the plane (every wall spans
+    those heights, no floor lies between them); otherwise the map of the walls spanning every height
+    (:meth:`BattleMapCore.full_walls`), and whether a floor lies strictly between (then a line the plane
+    lets through may still be stopped)."""
+    lo, hi = min(prism[0], z), max(prism[1], z)
+    full = bmap.full_walls(lo, hi)
+    floored = any(lo < f.elevation < hi for f in bmap.floors)
+    return None if full is bmap and not floored else (full, floored)
+
+
+def seen_over(bmap: BattleMapCore, full: BattleMapCore, space: Space, prism: tuple[float, float], z: float,
+               channel: Channel, px: FloatArray, py: FloatArray) -> BoolArray:
+    """Whether a line in three dimensions from the caster reaches each point ``(px, py)`` at height ``z``.
+
+    For points no line reaches with every wall taken as infinitely tall, and
+    for every point when a floor lies between the heights. Lines start where :func:`seen_from_space`'s do (the
+    corners of ``space``, nudged inside, and its centre), each at the
+    bottom, middle and top of the caster's ``prism``, and end at the point
+    at ``z``. One reaches when, seen from above, it crosses none of the
+    ``full`` map's walls (those spanning every height from ``prism`` to
+    ``z``; a start inside one reaches nothing, as in the plane) and no
+    shorter wall blocking ``channel`` or floor blocks it in three
+    dimensions (:func:`aoegrid.heights.blocked`).
+    """
+    px, py = np.asarray(px, dtype=np.float64).ravel(), np.asarray(py, dtype=np.float64).ravel()
+    lo, hi = min(prism[0], z), max(prism[1], z)
+    reached = np.zeros(len(px), dtype=bool)
+    ask = np.flatnonzero(seen_from_space(full, space, channel, px, py))
+    if not ask.size:
+        return reached
+    walls = [w for w in bmap.walls if w.blocks_channel(channel) and not (w.bottom <= lo and w.top >= hi)
+             and w.bottom <= hi and w.top >= lo]
+    floors = [f for f in bmap.floors if lo < f.elevation < hi]
+    q = np.column_stack([px[ask], py[ask], np.full(ask.size, z)])
+    samples = origin_samples(_Origin(*space.bounds))
+    frame = frame_around(full.grid, samples)
+    heights = (prism[0], (prism[0] + prism[1]) / 2, prism[1])
+    done = np.zeros(ask.size, dtype=bool)
+    for sx, sy in samples:
+        try:
+            vis = see_from(full, channel, (sx, sy), frame)
+        except OriginOnWallError:
+            continue
+        k = np.flatnonzero(~done)
+        k = k[vis.sees(q[k, 0], q[k, 1])]
+        for h in heights:
+            if not k.size:
+                break
+            clear = ~blocked(np.broadcast_to(np.array([sx, sy, h]), (k.size, 3)), q[k], walls, floors)
+            done[k[clear]] = True
+            k = k[~clear]
+    reached[ask] = done
+    return reached
+
+
+def seen_in_3d(bmap: BattleMapCore, space: Space, channel: Channel, px: FloatArray, py: FloatArray,
+               prism: tuple[float, float], z: float) -> BoolArray:
+    """Whether a straight line in three dimensions from the caster reaches each point ``(px, py)`` at height ``z``.
+
+    :func:`seen_from_space` with every wall taken as infinitely tall when
+    every wall spans the heights from the caster's ``prism`` to ``z`` and no
+    floor lies between (:func:`lines_in_3d`: the plane's answer is
+    exact); otherwise :func:`seen_over` decides the points the plane
+    refuses (every point, with a floor between).
+    """
+    px, py = np.asarray(px, dtype=np.float64), np.asarray(py, dtype=np.float64)
+    seen = seen_from_space(bmap, space, channel, px, py)
+    lines = lines_in_3d(bmap, prism, z)
+    if lines is not None:
+        full, floored = lines
+        # Points the plane refuses may be seen over a shorter wall; with a floor between, any may be cut.
+        again = np.ones(seen.shape, dtype=bool) if floored else ~seen
+        seen[again] = seen_over(bmap, full, space, prism, z, channel, px[again], py[again])
+    return seen
+
+
 def moves_unseen(shape: Shape, rules: Rules) -> bool:
     """Whether a point of origin of ``shape`` the caster cannot see moves to the near side (:func:`near_side`).
 
@@ -182,7 +311,8 @@ def moves_unseen(shape: Shape, rules: Rules) -> bool:
     return rules.hidden_origin_to_near_side and not isinstance(shape, Shapable)
 
 
-def near_side(bmap: BattleMapCore, caster: Space, px: FloatArray, py: FloatArray) -> tuple[FloatArray, FloatArray]:
+def near_side(bmap: BattleMapCore, caster: Space, px: FloatArray, py: FloatArray,
+              prism: tuple[float, float] | None = None, z: float = 0.0) -> tuple[FloatArray, FloatArray]:
     """Where each point of origin chosen at ``(px, py)`` comes into being, under 5e.
 
     SW5e: "If you choose a point behind an obstruction, the point of origin
@@ -197,6 +327,15 @@ def near_side(bmap: BattleMapCore, caster: Space, px: FloatArray, py: FloatArray
     line runs between two points of it). Where the line ran along a wall
     into the one it meets, the near side lies inside the first: the checks
     refuse that point.
+
+    In three dimensions (``prism``, the heights the caster fills, and ``z``,
+    the point's height, both in the grid's unit): the caster sees the point
+    when a line from its prism does (:func:`seen_in_3d`: over walls shorter
+    than the heights between, not through floors); a point it cannot see
+    keeps its height and moves as above, short of the first wall standing
+    at that height (:meth:`~aoegrid.battlemap.BattleMapCore.full_walls` of
+    ``z``). A point hidden only by a floor, or by a wall above or below it,
+    stays. Without ``prism``, every wall is infinitely tall.
 
     Every check (:func:`aoegrid.check_origin`, :func:`aoegrid.legal_origins`)
     and :func:`aoegrid.area` asks this one function, for one point or many,
@@ -216,10 +355,13 @@ def near_side(bmap: BattleMapCore, caster: Space, px: FloatArray, py: FloatArray
     [(8.0, 5.5), (6.5, 4.5)]
     """
     qx, qy = np.array(px, dtype=float), np.array(py, dtype=float)
-    hidden = ~seen_from_space(bmap, caster, Channel.SIGHT, qx, qy)
+    if prism is None:
+        hidden = ~seen_from_space(bmap, caster, Channel.SIGHT, qx, qy)
+    else:
+        hidden = ~seen_in_3d(bmap, caster, Channel.SIGHT, qx, qy, prism, z)
     if not hidden.any():
         return qx, qy
-    return wall_ahead(bmap, caster, qx, qy, hidden)
+    return wall_ahead(bmap if prism is None else bmap.full_walls(z, z), caster, qx, qy, hidden)
 
 
 def wall_ahead(bmap: BattleMapCore, caster: Space, px: FloatArray, py: FloatArray,

@@ -912,11 +912,7 @@ def _best_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> str
             raise UsageError(f"{needs} needs --caster (a square x,y or a creature's name); without one the area "
                              "is placed anywhere, with no one casting it (not for cones and lines)")
     move = None if args.move is None else _move(args.move, units)
-    pitches = None
-    if args.pitch:
-        _check_aimed(args.shape)
-        pitches = [_pitch(v, "--pitch") for v in _numbers(args.pitch, "--pitch", "degrees above the horizontal")]
-    elevation = _numbers(args.elevation, "--elevation", f"heights in {units}") if args.elevation else 0.0
+    pitches, elevation = _pitches_and_heights(args, units)
     m = _with_tokens(m, args.tokens, err)
     hit, is_hit = _select(args.hit, "--hit", m)
     avoid, is_avoid = _select(args.avoid, "--avoid", m)
@@ -978,6 +974,50 @@ def _best_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> str
     return "\n".join(lines)
 
 
+def _pitches_and_heights(args: argparse.Namespace, units: str) -> tuple[list[float] | None, list[float] | float]:
+    """``--pitch`` and ``--elevation`` (``best``, ``threat``): the pitches to try (None: the shape's own) and the
+    origin's heights (0.0: the ground), each a list as :func:`_numbers` reads it."""
+    pitches = None
+    if args.pitch:
+        _check_aimed(args.shape)
+        pitches = [_pitch(v, "--pitch") for v in _numbers(args.pitch, "--pitch", "degrees above the horizontal")]
+    elevation = _numbers(args.elevation, "--elevation", f"heights in {units}") if args.elevation else 0.0
+    return pitches, elevation
+
+
+def _height(text: str, field: str, units: str) -> float:
+    """One height in the map's unit (``threat --creature-elevation``): a finite number, below 0 for a pit."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise UsageError(f"{field} takes a height in {units} (the map's unit), a finite number such as 15, "
+                         f"got {text!r}")
+    return value + 0.0  # -0 is the ground
+
+
+def _several(values: Sequence[float], one: str, many: str, unit: str = "", noun: str = "") -> str:
+    """``origin 20 ft up``, ``origins 0, 10 or 20 ft up``, ``origins 0 to 30 ft up (7 heights)``: values searched
+    (past three, the first, the last and how many: ``--elevation`` may give a thousand, too many for a line)."""
+    said = [f"{v:g}" for v in sorted(set(values))]
+    if len(said) == 1:
+        return f"{one} {said[0]}{unit}"
+    if len(said) <= 3:
+        return f"{many} {', '.join(said[:-1])} or {said[-1]}{unit}"
+    return f"{many} {said[0]} to {said[-1]}{unit} ({len(said)} {noun or many})"
+
+
+def _raised(elevation: list[float] | float, pitches: list[float] | None, units: str) -> str:
+    """``, origins 0 to 30 ft up, pitch 30``: the heights and pitches ``threat`` searched, when not the ground's
+    and level (the default of each is left unsaid, as :func:`_lift` leaves it)."""
+    heights = [elevation] if isinstance(elevation, float) else elevation
+    out = "" if not any(heights) else ", " + _several(heights, "origin", "origins", f" {units} up", "heights")
+    if pitches and any(pitches):
+        out += ", " + _several(pitches, "pitch", "pitches")
+    return out
+
+
 def _threat_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> str:
     from aoegrid.threat import threat_map
 
@@ -986,6 +1026,8 @@ def _threat_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> s
     scale = None if args.scale is None else _scale(args.scale, m.grid)
     shape, directions, aimed = _effect(args, m)
     units = m.grid.units
+    pitches, elevation = _pitches_and_heights(args, units)
+    up = 0.0 if args.creature_elevation is None else _height(args.creature_elevation, "--creature-elevation", units)
     m = _with_tokens(m, args.tokens, err)
     casters = [_caster(text, m, name=f"caster {k}") for k, text in enumerate(args.caster, start=1)]
     labels = [c.label for c in casters]
@@ -1007,13 +1049,16 @@ def _threat_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> s
     rng = _range(args.range, args.level)
     t = threat_map(shape, casters=casters, range=rng, move=moves, on=m, rules=args.rules, mode=args.mode,
                    size=footprint, spare=is_spare, max_spared_hit=args.max_spared_hit,
-                   directions=(directions or None) if aimed else None)
+                   directions=(directions or None) if aimed else None, pitches=pitches, elevation=elevation,
+                   creature_elevation=up)
     who = [f"{c.label} at ({c.x}, {c.y})" for c in t.casters]
     if moves is not None:
         who = [f"{c} moving up to {b:g} {units}" for c, b in zip(who, moves)]
     w, h = t.size
+    raised = _raised(elevation, pitches, units)
+    flying = f" {up:g} {units} up" if up else ""
     head = (f"{shape.name} {_size_of(shape):g} {units}, {resolve_rules(args.rules).name} {args.mode}, "
-            f"{_reach(rng, units)}, against a {w} x {h} creature; casters: {', '.join(who)}")
+            f"{_reach(rng, units)}{raised}, against a {w} x {h} creature{flying}; casters: {', '.join(who)}")
     if spare:
         head += f"; sparing {', '.join(sorted(spare))}"
         if args.max_spared_hit:
@@ -1029,6 +1074,12 @@ def _threat_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> s
         from aoegrid import plotting
 
         title = f"{shape.name} {_size_of(shape):g} {units}: where {', '.join(t.by_caster)} can reach a creature"
+        # The heights on a line of their own: the title is centred over the map and a small map is narrow.
+        lifted = [raised[2:]] if raised else []
+        if up:
+            lifted.append(f"creature{flying}")
+        if lifted:
+            title += "\n" + "; ".join(lifted)
         drawn = plotting.plot_threat(t, moves=moves is not None, title=title,
                                      scale=scale or _scale(_default_scale(None, m.grid), m.grid))
         _write_picture(drawn.figure, args.output, True, stdout)
@@ -1037,6 +1088,10 @@ def _threat_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> s
         inputs = {k: v for k, v in vars(args).items() if k in (
             "map", "shape", "size", "direction", "width", "height", "caster", "range", "level", "move", "rules",
             "mode", "units", "spare", "max_spared_hit", "creature_size", "tokens")}
+        # The heights as threat_map was given them (numbers, lists read), only when asked: ground records unchanged.
+        heights = {"elevation": elevation if args.elevation else None, "pitches": pitches,
+                   "creature_elevation": up if args.creature_elevation is not None else None}
+        inputs.update({k: v for k, v in heights.items() if v is not None})
         _write_text(args.json, json.dumps(threat_record(t, inputs=inputs), indent=1) + "\n", True, stdout)
     return "\n".join(lines)
 
@@ -1074,6 +1129,11 @@ def _direction(text: str) -> float | str:
         return float(text)
     except ValueError:
         return text
+
+
+#: ``best --pitch`` and ``threat --pitch``.
+_PITCHES_HELP = ("cones and lines: the pitches to try with every direction, degrees above the horizontal from -90 "
+                 "to 90, as --elevation takes heights (default 0, level)")
 
 
 def _casting_arguments(p: argparse.ArgumentParser, units: dict[str, Any]) -> None:
@@ -1140,8 +1200,7 @@ def parser() -> argparse.ArgumentParser:
                    "(walls, terrain and creatures in the way as the rules say)")
     t.add_argument("--elevation", action="append", help="the origin's height in the map's unit, or the heights to "
                    "search: comma-separated (0,10,20) or LO..HI/STEP (0..30/5), repeatable (default 0, the ground)")
-    t.add_argument("--pitch", action="append", help="cones and lines: the pitches to try with every direction, "
-                   "degrees above the horizontal from -90 to 90, as --elevation takes heights (default 0, level)")
+    t.add_argument("--pitch", action="append", help=_PITCHES_HELP)
     t.add_argument("--hit", action="append", required=True, help="tag or name of the creatures to reach (repeat or comma-separate)")
     t.add_argument("--avoid", action="append", help="tag or name of the creatures to spare (repeat or comma-separate)")
     t.add_argument("--max-avoid", type=int, default=0, help="creatures to avoid a placement may still reach (default 0)")
@@ -1164,6 +1223,11 @@ def parser() -> argparse.ArgumentParser:
                    help="creatures to spare a placement may still reach and count (default 0)")
     r.add_argument("--creature-size", default="medium",
                    help="the creature threatened: a size name or a number of squares across (default medium)")
+    r.add_argument("--elevation", action="append", help="the heights of the origins to search, in the map's unit: "
+                   "one, comma-separated (0,10,20) or LO..HI/STEP (0..30/5), repeatable (default 0, the ground)")
+    r.add_argument("--pitch", action="append", help=_PITCHES_HELP)
+    r.add_argument("--creature-elevation", help="the height of the threatened creature's feet, in the map's unit "
+                   "(default 0, the ground; 30 for a flyer 30 above it)")
     r.add_argument("-o", "--output", help="PNG or SVG threat map to write, - for PNG on stdout")
     r.add_argument("--json", help="JSON file of the threat map (an aoegrid/1 threat record) to write, - for stdout")
     r.add_argument("--scale", type=float, default=None, help="pixels per square (default: 24, more for small maps)")

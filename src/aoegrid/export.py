@@ -393,7 +393,12 @@ def threat_record(threat: Any, *, inputs: Mapping[str, Any] | None = None) -> di
     inputs : mapping, optional
         What it was asked for (the shape, rules, range, moves...), echoed
         as ``inputs`` with its types, as :func:`area_record` echoes them: a
-        :class:`~aoegrid.threat.Threat` keeps only its answer.
+        :class:`~aoegrid.threat.Threat` keeps only its answer. That holds
+        the heights too: the schema knows ``elevation`` (a height or a
+        list), ``pitches`` and ``creature_elevation``, named as
+        :func:`aoegrid.threat_map` names them, and ``aoegrid threat``
+        echoes each one given. The casters' own heights are in their
+        ``token``.
 
     Returns
     -------
@@ -419,6 +424,18 @@ def threat_record(threat: Any, *, inputs: Mapping[str, Any] | None = None) -> di
     ('threat', 16, [[2, 0, 1], [3, 0, 2], [4, 0, 2]])
     >>> r["casters"][1]["token"]["name"], r["casters"][1]["moves"], r["casters"][1]["squares"][:3]
     ('b', [[7, 0]], [[3, 0], [4, 0], [5, 0]])
+
+    Off the ground, the heights asked are in ``inputs``: a 5-ft burst on
+    the ground misses a creature flying 10 ft up; from 10 ft up it reaches
+    one in each square a ground burst reaches one on the ground:
+
+    >>> a = [ag.Token(0, 0, name="a")]
+    >>> int(ag.threat_map(ag.Sphere(5), casters=a, range=15, on=m, creature_elevation=10).mask.sum())
+    0
+    >>> up = ag.threat_map(ag.Sphere(5), casters=a, range=15, on=m, elevation=10, creature_elevation=10)
+    >>> r = threat_record(up, inputs={"elevation": [10.0], "creature_elevation": 10.0})
+    >>> r["inputs"], r["count"]
+    ({'elevation': [10.0], 'creature_elevation': 10.0}, 10)
     """
     bmap = threat.on
     info = getattr(bmap, "info", None)

@@ -37,6 +37,19 @@ def max_cells() -> int:
     return memory_budget() // QUERY_BYTES_PER_SQUARE
 
 
+def check_cells(width: int, height: int, kind: str, cell: str, cells_: str) -> None:
+    """Refuse a ``kind`` of ``width`` x ``height`` cells (``cell``, plural ``cells_``) too large to query whole."""
+    cells = width * height
+    limit = max_cells()
+    if cells > limit:
+        w, h, n = shown_int(width), shown_int(height), shown_int(cells, ",")
+        raise GridTooLargeError(
+            f"a {w} x {h} {kind} has {n} {cells_}, more than the {limit:,} this machine can "
+            f"query whole (a whole-map query takes up to {QUERY_BYTES_PER_SQUARE} bytes a "
+            f"{cell}, and may use half of its {memory_budget() * 2 / 2**30:.0f} GiB of memory)"
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class Grid:
     """A grid of ``width`` x ``height`` squares.
@@ -93,15 +106,7 @@ class Grid:
             set_(self, "square", DEFAULT_SQUARE[self.units])
         else:
             set_(self, "square", positive(self.square, "Grid square"))
-        cells = self.width * self.height
-        limit = max_cells()
-        if cells > limit:
-            w, h, n = shown_int(self.width), shown_int(self.height), shown_int(cells, ",")
-            raise GridTooLargeError(
-                f"a {w} x {h} grid has {n} squares, more than the {limit:,} this machine can "
-                f"query whole (a whole-map query takes up to {QUERY_BYTES_PER_SQUARE} bytes a "
-                f"square, and may use half of its {memory_budget() * 2 / 2**30:.0f} GiB of memory)"
-            )
+        check_cells(self.width, self.height, "grid", "square", "squares")
 
     @property
     def shape(self) -> tuple[int, int]:

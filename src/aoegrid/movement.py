@@ -28,6 +28,20 @@ On top of that, each preset's movement rules (:class:`aoegrid.Rules`):
   (``Rules.through``, ``through=``), never ends its move in another's
   space, and under 5e pays for another creature's space as difficult
   terrain.
+* **Heights**: a creature moves at its own elevation (it keeps it as it
+  moves: no climbing, nor flying up or down, is modelled), filling the
+  heights of its prism, ``(low, high) = token.prism(grid.square)``
+  (:meth:`aoegrid.Token.prism`). A wall blocks its movement only when the
+  wall's span meets that prism strictly, ``wall.bottom < high`` and
+  ``wall.top > low`` (:meth:`aoegrid.BattleMap.walls_meeting`): a 3-ft
+  parapet (``top=3``) blocks a Medium creature on the ground (0 to 5 ft)
+  but not one flying at 10 ft; a beam with ``bottom=10`` does not block it;
+  a creature at 10 ft standing on a 10-ft wall is not in it (``top ==
+  low``). Floors do not block moving across. A square (or Space) given as
+  the mover stands for the map's creature there, else for one on the
+  ground as tall as its space is wide; :func:`path_distance` from a square
+  moves a ground creature one square tall. Walls of every height (the
+  default) block every creature, as in two dimensions.
 * **Size**: a creature moves as its whole space. A position is open to it
   when no square of its space is impassable (or a blocking creature's) and
   no wall blocking movement runs through a square's centre or between two
@@ -115,11 +129,22 @@ def _ground(m: object) -> tuple[Grid, BattleMapCore | None]:
     raise InvalidTypeError(f"m must be an aoegrid.BattleMap or Grid, got {shown(m)} of type {type(m).__name__}")
 
 
-def _wall_steps(bmap: BattleMapCore | None, window: Window, corners: CornerRule) -> NDArray[np.uint8]:
-    """The steps walls blocking movement bar out of the squares of ``window`` (one-square steps), as bits."""
-    if bmap is None:
+def _walls_for(bmap: BattleMapCore | None, prism: tuple[float, float]) -> BattleMapCore | None:
+    """The map whose walls block a creature filling the heights ``prism`` (``bmap`` itself for walls of every height).
+
+    Only its walls are to be read: it has no creatures or terrain when it is a copy.
+    """
+    return None if bmap is None else bmap.walls_meeting(*prism)
+
+
+def _wall_steps(walls: BattleMapCore | None, window: Window, corners: CornerRule) -> NDArray[np.uint8]:
+    """The steps walls blocking movement bar out of the squares of ``window`` (one-square steps), as bits.
+
+    ``walls`` is the map of the walls the mover meets (:func:`_walls_for`).
+    """
+    if walls is None:
         return np.zeros(window.shape, dtype=np.uint8)
-    return bmap.steps(Channel.MOVEMENT, corners).window(window)
+    return walls.steps(Channel.MOVEMENT, corners).window(window)
 
 
 def _terrain(bmap: BattleMapCore | None, window: Window) -> NDArray[np.int8]:
@@ -320,7 +345,11 @@ def path_distance(
         Squares as whole numbers ``(x, y)``; a creature (or a
         :class:`~aoegrid.Space`) stands for the squares of its space: the
         path starts from any of them and ends on the nearest, so an
-        adjacent creature is one square away.
+        adjacent creature is one square away. The walls barring the way
+        are those meeting the heights the walker fills (see this module's
+        docstring): a Token ``start``'s prism (:meth:`aoegrid.Token.prism`,
+        at its elevation), else the ground, one square tall ``(0,
+        grid.square)``.
     rules : Rules or str
         Whose diagonal rule counts the diagonal steps
         (:attr:`Rules.diagonals`: 5/10/5 under Starfinder and Pathfinder,
@@ -361,6 +390,9 @@ def path_distance(
     50.0
     >>> ag.path_distance(m, (1, 1))[5]   # the bottom row; inf in the walls
     array([inf, 65., 60., 55., 50., 45., 45., 45., inf])
+    >>> low = ag.BattleMap(ag.Grid(5, 1), walls=[ag.Wall((2, 0), (2, 1), top=3)])   # a 3-ft parapet across
+    >>> ag.path_distance(low, (0, 0), (4, 0)), ag.path_distance(low, ag.Token(0, 0, elevation=10), (4, 0))
+    (inf, 20.0)
     >>> mud = ag.read_text_map("a~^~.")   # difficult, greater difficult, difficult
     >>> [ag.path_distance(mud, (0, 0), (4, 0), rules=r) for r in ("starfinder", "pf2e", "sw5e")]
     [45.0, 40.0, 35.0]
@@ -370,7 +402,8 @@ def path_distance(
     first = _space(start, "start", grid)
     last = None if end is None else _space(end, "end", grid)
     whole = Window(0, 0, grid.width, grid.height)
-    plan = _plan(rules, _wall_steps(bmap, whole, rules.corners), _terrain(bmap, whole), (1, 1))
+    prism = start.prism(grid.square) if isinstance(start, Token) else (0.0, grid.square)
+    plan = _plan(rules, _wall_steps(_walls_for(bmap, prism), whole, rules.corners), _terrain(bmap, whole), (1, 1))
     costs = np.full((grid.height, grid.width), np.inf)
     costs[first.y : first.y + first.height, first.x : first.x + first.width] = 0.0
     # The path kernel's plan takes no square for a place to stand or not:
@@ -537,13 +570,18 @@ def reachable(
         The mover: a token (its space moves as a whole, its tags say whose
         side it is on), or a square (a one-square creature there; the map's
         token standing on exactly that square, if any, is taken to be it).
-        It must stand on the map, clear of walls and impassable terrain.
+        It must stand on the map, clear of walls and impassable terrain. It
+        moves at its elevation: the walls blocking it are those meeting its
+        prism, ``wall.bottom < high`` and ``wall.top > low`` for ``(low,
+        high) = token.prism(grid.square)`` (a square with no token on it:
+        a creature on the ground as tall as its space is wide).
     budget : float
         Its movement, in the grid's unit (feet; inches under Savage Worlds),
         0 or more.
     on : BattleMap or Grid
-        Walls blocking movement, terrain (``BattleMap(..., terrain=)``) and
-        creatures (a Grid is open field).
+        Walls blocking movement (those meeting the creature's heights),
+        terrain (``BattleMap(..., terrain=)``) and creatures (a Grid is
+        open field). Floors do not block moving across.
     rules : Rules or str
         The preset: how diagonals count, what terrain costs, whether a
         diagonal may pass a wall's corner, what a large creature pays, whose
@@ -573,8 +611,9 @@ def reachable(
     Raises
     ------
     InvalidValueError
-        ``budget`` negative or not finite; the creature inside a wall or on
-        impassable terrain; rules measured in another unit than the grid's.
+        ``budget`` negative or not finite; the creature inside a wall
+        meeting its prism or on impassable terrain; rules measured in
+        another unit than the grid's.
     OffGridError
         The creature not wholly on the map.
     InvalidTypeError
@@ -624,9 +663,12 @@ def reachable(
     px0, py0 = max(space.x - reach, 0), max(space.y - reach, 0)
     px1, py1 = min(space.x + reach, grid.width - w), min(space.y + reach, grid.height - h)
     window = Window(px0, py0, px1 - px0 + w, py1 - py0 + h)
-    walls = _wall_steps(bmap, window, rules.corners)
+    # The walls its prism meets: its own, else its token's on the map, else a ground creature's.
+    prism = mover.prism(grid.square) if mover is not None else (0.0, w * grid.square)
+    walled = _walls_for(bmap, prism)
+    walls = _wall_steps(walled, window, rules.corners)
     terrain = _terrain(bmap, window)
-    _check_start(creature, space, window, walls, terrain, bmap)
+    _check_start(creature, space, window, walls, terrain, walled)
     passable = np.zeros(window.shape, dtype=bool)
     blocking = np.zeros_like(passable)
     for t in tokens:
@@ -675,7 +717,9 @@ def _check_start(creature: object, space: Space, window: Window, walls: NDArray[
                  terrain: NDArray[np.int8], bmap: BattleMapCore | None) -> None:
     """Refuse a creature standing on impassable terrain or inside a wall, naming where.
 
-    ``walls`` and ``terrain`` are over the squares of ``window``.
+    ``walls`` and ``terrain`` are over the squares of ``window``; ``bmap``
+    is the map of the walls the creature's prism meets (:func:`_walls_for`):
+    it is inside a wall only when the wall meets its heights.
     """
     what = (creature.label if isinstance(creature, Token) else
             f"square ({space.x}, {space.y})" if space.width == space.height == 1 else

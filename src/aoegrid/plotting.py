@@ -47,7 +47,7 @@ from aoegrid.regions import ConvexPolygon, Region, RoundedRect
 from aoegrid.result import AreaCore
 from aoegrid.rules import resolve_rules
 from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shapable, Sphere
-from aoegrid.stencils import _cone_region, _cube_region
+from aoegrid.stencils import _cone_region, _cube_region, pitched_mesh
 from aoegrid.targets import reached
 from aoegrid.tokens import Space
 from aoegrid.walls import Wall, WallKind
@@ -808,14 +808,19 @@ def _solid_cut(a: AreaCore, start: np.ndarray, d: np.ndarray, length: float) -> 
     """The exact cut of the area's solid by the section's plane, as a patch in (feet along, height), or None.
 
     A sphere cuts to a circle, a cylinder, a cube and a level line to a
-    rectangle (their footprint's chord times their heights); a cone cut along
-    its axis through its apex to the sector its height test fills
-    (:meth:`AreaCore.column_meets`: a quarter-circle cone 45 degrees each side
-    of its axis, others ``atan(1/2)``), tilted by its pitch. Other cuts (a
-    cone off its axis, a shapable area, a sphere or cylinder from a
-    creature's space) have none: the section of the counted area shows them.
+    rectangle (their footprint's chord times their heights); a level cone or
+    a pitched quarter-circle cone cut along its axis through its apex to the
+    sector its height test fills (:meth:`AreaCore.column_meets`: a
+    quarter-circle cone 45 degrees each side of its axis, others
+    ``atan(1/2)``), tilted by its pitch; a pitched cone cut anywhere else and
+    a pitched line (its template's box) to the convex polygon the plane cuts
+    from its solid's mesh (:meth:`aoegrid._solids.Mesh.section`: a cone's
+    within 1e-4 of its length inside the true outline, a line's exact).
+    Other cuts (a level cone off its axis, whose height test is no solid
+    of revolution; a shapable area; a sphere or cylinder from a creature's
+    space) have none: the section of the counted area shows them.
     """
-    from matplotlib.patches import Circle, Rectangle, Wedge
+    from matplotlib.patches import Circle, Polygon, Rectangle, Wedge
 
     shape, made, rules = a.shape, a.recipe, a.rules
     if made is None or shape is None or rules is None:
@@ -840,17 +845,20 @@ def _solid_cut(a: AreaCore, start: np.ndarray, d: np.ndarray, length: float) -> 
         if span is None:
             return None
         return Rectangle((span[0] * sq, low), (span[1] - span[0]) * sq, high - low, **style)
-    if isinstance(shape, Cone) and off < 1e-9:
-        u = unit_vector(float(shape.direction))
-        along = float(np.dot(u, d))
-        if abs(abs(along) - 1.0) > 1e-9:
-            return None
+    if isinstance(shape, Cone):
         kind = ConeKind(shape.kind) if shape.kind is not None else rules.cone
-        if shape.pitch and kind is not ConeKind.QUARTER_CIRCLE:
-            return None  # a tilted 5e or Savage Worlds cone ends flat or round, no sector
-        half = 45.0 if kind is ConeKind.QUARTER_CIRCLE else math.degrees(math.atan(0.5))
-        axis = shape.pitch if along > 0 else 180.0 - shape.pitch
-        return Wedge((t_o * sq, z), shape.length, axis - half, axis + half, **style)
+        along = float(np.dot(unit_vector(float(shape.direction)), d))
+        if off < 1e-9 and abs(abs(along) - 1.0) <= 1e-9 and (not shape.pitch or kind is ConeKind.QUARTER_CIRCLE):
+            # Through the apex along the axis: a sector, its arc drawn round.
+            half = 45.0 if kind is ConeKind.QUARTER_CIRCLE else math.degrees(math.atan(0.5))
+            axis = shape.pitch if along > 0 else 180.0 - shape.pitch
+            return Wedge((t_o * sq, z), shape.length, axis - half, axis + half, **style)
+    if isinstance(shape, (Cone, Line)) and shape.pitch:
+        # A convex solid cut by a vertical plane: a convex polygon, from the solid's mesh (aoegrid._solids).
+        cut = pitched_mesh(shape, o, rules, sq, made.stop).section((float(start[0]), float(start[1])), (float(d[0]), float(d[1])))
+        if len(cut) == 0:
+            return None
+        return Polygon(np.column_stack([cut[:, 0] * sq, z + cut[:, 1] * sq]), closed=True, **style)
     return None
 
 
@@ -909,9 +917,12 @@ def plot_section(
 
     The exact cut: a sphere's is a circle, a cylinder's, a cube's and a
     level line's a rectangle (their footprint's chord, their heights); a
-    cone cut along its axis through its apex, the sector its height test
-    fills, tilted by its pitch. Others (a cone cut off its axis, a shapable
-    area) have only the counted section.
+    level cone (or a pitched quarter-circle one) cut along its axis through
+    its apex, the sector its height test fills, tilted by its pitch; a
+    pitched cone cut anywhere else, and a pitched line (the box of its
+    template), the convex polygon the plane cuts from the solid (a cone's
+    from its inscribed mesh, within 1e-4 of its length). Others (a level
+    cone cut off its axis, a shapable area) have only the counted section.
 
     Raises
     ------

@@ -22,11 +22,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from aoegrid._validate import point, real, shown
-from aoegrid.build import moves_unseen, near_side, seen_from_space
+from aoegrid.build import (
+    caster_prism,
+    moves_unseen,
+    near_side,
+    seen_from_space,
+    seen_in_3d,
+)
 from aoegrid.build import space_of as _space
 from aoegrid.distance import measure, measure3
 from aoegrid.errors import InvalidTypeError, InvalidValueError, OffGridError
-from aoegrid.heights import blocked
 from aoegrid.options import OriginPoint, parse_option
 from aoegrid.result import AreaCore, frame_around, origin_samples, see_from, vertical_gap
 from aoegrid.rules import Rules, resolve_rules
@@ -34,7 +39,7 @@ from aoegrid.savage_worlds import range_cost
 from aoegrid.shapes import Cone, Line, Shapable, Shape
 from aoegrid.stencils import _Origin
 from aoegrid.tokens import Space, Token
-from aoegrid.visibility import _ON, OriginOnWallError
+from aoegrid.visibility import _ON
 from aoegrid.walls import Channel
 
 FloatArray = NDArray[np.float64]
@@ -260,23 +265,6 @@ def distance_from_space(space: Space, p: tuple[float, float], rules: Rules, squa
     if rise:
         return float(measure3(dx, dy, rise / square, rules.diagonals)) * square
     return float(measure(dx, dy, rules.diagonals)) * square
-
-
-def caster_prism(caster: Any, square: float) -> tuple[float, float]:
-    """The heights the caster fills, in the grid's unit.
-
-    A Token fills its prism (:meth:`Token.prism`); a Space or a point
-    stands on the ground, as tall as its space is wide (a Token's default).
-
-    Examples
-    --------
-    >>> caster_prism(Token(0, 0, elevation=10), 5.0), caster_prism(Space(0, 0, 2, 2), 5.0)
-    ((10.0, 15.0), (0.0, 10.0))
-    """
-    if isinstance(caster, Token):
-        low, high = caster.prism(square)
-        return float(low), float(high)
-    return 0.0, float(_space(caster).width * square)
 
 
 def caster_rise(caster: Any, elevation: Any, square: float) -> Any:
@@ -1036,7 +1024,7 @@ def _search_origins(grid: Grid, bmap: BattleMap | None, lattice: str, moves: boo
     """The legal origins of :func:`legal_origins`, looked for on ``lattice`` (``space`` None: no caster).
 
     ``rise``: how far above or below the caster the points lie (:func:`caster_rise`); ``prism``: the
-    heights the caster fills (:func:`caster_prism`), for lines in three dimensions (:func:`_seen_over`).
+    heights the caster fills (:func:`caster_prism`), for lines in three dimensions (:func:`aoegrid.build.seen_in_3d`).
     """
     moved_to = None
     refused: dict[str, int] = {}
@@ -1057,7 +1045,9 @@ def _search_origins(grid: Grid, bmap: BattleMap | None, lattice: str, moves: boo
         for _, off, part in _PARTS[lattice]:
             mask[part] = True
             if bmap is not None:
-                on_walls = _lattice_on_walls(bmap.wallset(Channel.EFFECT).segs, mask[part].shape, off)
+                # A point inside a wall standing at its height (every wall, with default spans).
+                level = bmap.full_walls(elevation, elevation)
+                on_walls = _lattice_on_walls(level.wallset(Channel.EFFECT).segs, mask[part].shape, off)
                 left_out("inside a wall", on_walls.sum())
                 mask[part] &= ~on_walls
         if rng is not None and math.isfinite(rng.feet):
@@ -1070,20 +1060,15 @@ def _search_origins(grid: Grid, bmap: BattleMap | None, lattice: str, moves: boo
             qx, qy = px[j, i], py[j, i]
             ok = np.ones(len(j), dtype=bool)
             if moves:
-                qx, qy = near_side(bmap, space, qx, qy)
-                ok &= ~_moved_into_walls(bmap, space, qx, qy)
+                qx, qy = near_side(bmap, space, qx, qy, prism, elevation)
+                ok &= ~_moved_into_walls(bmap.full_walls(elevation, elevation), space, qx, qy)
                 left_out("inside a wall", (~ok).sum())
-            lines = None if moves or prism is None else _lines_in_3d(bmap, prism, elevation)
             for channel in resolve_need(need, rules):
                 # Only points still legal are looked at: each costs a lookup per start.
-                seen = seen_from_space(bmap, space, channel, qx[ok], qy[ok])
-                if lines is not None:
-                    assert prism is not None
-                    full, floored = lines
-                    # Points the plane refuses may be seen over a shorter wall; with a floor between, any may be cut.
-                    again = np.ones(seen.shape, dtype=bool) if floored else ~seen
-                    seen[again] = _seen_over(bmap, full, space, prism, elevation, channel,
-                                             qx[ok][again], qy[ok][again])
+                if prism is None:
+                    seen = seen_from_space(bmap, space, channel, qx[ok], qy[ok])
+                else:
+                    seen = seen_in_3d(bmap, space, channel, qx[ok], qy[ok], prism, elevation)
                 left_out(f"no line of {channel.value}", (~seen).sum())
                 ok[ok] = seen
             mask[j[~ok], i[~ok]] = False
@@ -1093,62 +1078,6 @@ def _search_origins(grid: Grid, bmap: BattleMap | None, lattice: str, moves: boo
                 moved_to.flags.writeable = False
     mask.flags.writeable = False
     return Origins(mask, lattice, space, grid, moved_to, refused, elevation)
-
-
-def _lines_in_3d(bmap: BattleMap, prism: tuple[float, float], z: float) -> tuple[BattleMap, bool] | None:
-    """How lines from the caster's prism to an origin at ``z`` are judged: None in the plane (every wall spans
-    those heights, no floor lies between them); otherwise the map of the walls spanning every height
-    (:meth:`BattleMapCore.full_walls`), and whether a floor lies strictly between (then a line the plane
-    lets through may still be stopped)."""
-    lo, hi = min(prism[0], z), max(prism[1], z)
-    full = bmap.full_walls(lo, hi)
-    floored = any(lo < f.elevation < hi for f in bmap.floors)
-    return None if full is bmap and not floored else (full, floored)
-
-
-def _seen_over(bmap: BattleMap, full: BattleMap, space: Space, prism: tuple[float, float], z: float,
-               channel: Channel, px: FloatArray, py: FloatArray) -> BoolArray:
-    """Whether a line in three dimensions from the caster reaches each point ``(px, py)`` at height ``z``.
-
-    For points no line reaches with every wall taken as infinitely tall, and
-    for every point when a floor lies between the heights. Lines start where :func:`aoegrid.build.seen_from_space`'s do (the
-    corners of ``space``, nudged inside, and its centre), each at the
-    bottom, middle and top of the caster's ``prism``, and end at the point
-    at ``z``. One reaches when, seen from above, it crosses none of the
-    ``full`` map's walls (those spanning every height from ``prism`` to
-    ``z``; a start inside one reaches nothing, as in the plane) and no
-    shorter wall blocking ``channel`` or floor blocks it in three
-    dimensions (:func:`aoegrid.heights.blocked`).
-    """
-    px, py = np.asarray(px, dtype=np.float64).ravel(), np.asarray(py, dtype=np.float64).ravel()
-    lo, hi = min(prism[0], z), max(prism[1], z)
-    reached = np.zeros(len(px), dtype=bool)
-    ask = np.flatnonzero(seen_from_space(full, space, channel, px, py))
-    if not ask.size:
-        return reached
-    walls = [w for w in bmap.walls if w.blocks_channel(channel) and not (w.bottom <= lo and w.top >= hi)
-             and w.bottom <= hi and w.top >= lo]
-    floors = [f for f in bmap.floors if lo < f.elevation < hi]
-    q = np.column_stack([px[ask], py[ask], np.full(ask.size, z)])
-    samples = origin_samples(_Origin(*space.bounds))
-    frame = frame_around(full.grid, samples)
-    heights = (prism[0], (prism[0] + prism[1]) / 2, prism[1])
-    done = np.zeros(ask.size, dtype=bool)
-    for sx, sy in samples:
-        try:
-            vis = see_from(full, channel, (sx, sy), frame)
-        except OriginOnWallError:
-            continue
-        k = np.flatnonzero(~done)
-        k = k[vis.sees(q[k, 0], q[k, 1])]
-        for h in heights:
-            if not k.size:
-                break
-            clear = ~blocked(np.broadcast_to(np.array([sx, sy, h]), (k.size, 3)), q[k], walls, floors)
-            done[k[clear]] = True
-            k = k[~clear]
-    reached[ask] = done
-    return reached
 
 
 @dataclass(frozen=True, slots=True)
@@ -1258,7 +1187,8 @@ def check_origin(
             return refuse("off the map", f"{name} is off the {grid.width} x {grid.height} map", (
                 min(max(p[0], 0.0), grid.width), min(max(p[1], 0.0), grid.height)))
         if bmap is not None:
-            segs = bmap.wallset(Channel.EFFECT).near((p[0] - 1e-6, p[1] - 1e-6, p[0] + 1e-6, p[1] + 1e-6))[0]
+            level = bmap.full_walls(elevation, elevation)  # the walls standing at the point's height
+            segs = level.wallset(Channel.EFFECT).near((p[0] - 1e-6, p[1] - 1e-6, p[0] + 1e-6, p[1] + 1e-6))[0]
             if _inside_walls(np.array(p[0]), np.array(p[1]), segs).any():
                 return refuse("inside a wall", f"{name} lies inside a wall", p)
         check = in_range(caster, p, rng if rng is not None else Range("unlimited"), rules, grid, elevation=elevation)
@@ -1268,22 +1198,19 @@ def check_origin(
             f"{check.limit:g} {grid.units}", p)
     origin = at if creature else p
     if bmap is not None:
+        prism = caster_prism(caster, grid.square)
         if not creature and moves_unseen(shape, rules):
-            qx, qy = near_side(bmap, space, np.array([p[0]]), np.array([p[1]]))
+            qx, qy = near_side(bmap, space, np.array([p[0]]), np.array([p[1]]), prism, elevation)
             origin = (float(qx[0]), float(qy[0]))
-            if _moved_into_walls(bmap, space, qx, qy)[0]:
+            if _moved_into_walls(bmap.full_walls(elevation, elevation), space, qx, qy)[0]:
                 return refuse("inside a wall", f"{name} comes into being at {_shown_point(origin)}, on the near side "
                               "of a wall and inside another", p)
-        prism = caster_prism(caster, grid.square)
-        lines = None if creature or moves_unseen(shape, rules) else _lines_in_3d(bmap, prism, elevation)
         for channel in resolve_need(need, rules):
             if creature:
                 seen = space_reaches(space, _space(at), bmap, channel)
             else:
                 qx, qy = np.array([origin[0]]), np.array([origin[1]])
-                seen = bool(seen_from_space(bmap, space, channel, qx, qy)[0])
-                if lines is not None and (lines[1] or not seen):
-                    seen = bool(_seen_over(bmap, lines[0], space, prism, elevation, channel, qx, qy)[0])
+                seen = bool(seen_in_3d(bmap, space, channel, qx, qy, prism, elevation)[0])
             if not seen:
                 return refuse(f"no line of {channel.value}", f"the caster has no line of {channel.value} to {name}", p)
     return OriginCheck(True, None, "", None, origin)

@@ -10,6 +10,7 @@ pictures are layered above it (:class:`aoegrid.area.Area`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Self
@@ -47,7 +48,9 @@ class Recipe:
 
     ``on`` is the Grid or BattleMap, ``at`` what was passed as the origin,
     ``origin`` the resolved point or space, ``clear`` the creature's space
-    left out of its own area (5e cones, cubes and lines), if any.
+    left out of its own area (5e cones, cubes and lines), if any, ``stop``
+    how far along its axis (squares) a line runs before it strikes a wall or
+    a floor (:func:`aoegrid.build.line_stop`).
     """
 
     on: Any
@@ -57,6 +60,7 @@ class Recipe:
     elevation: float
     origin: _Origin
     clear: Space | None = None
+    stop: float = math.inf
 
     @property
     def battlemap(self) -> BattleMapCore | None:
@@ -87,23 +91,26 @@ def origin_samples(origin: _Origin) -> list[tuple[float, float]]:
     return [(x0, y0), (x1, y0), (x0, y1), (x1, y1), (cx, cy)]
 
 
-#: How far (squares) inside a square its corner test points lie (:meth:`AreaCore._lifted`).
+#: How far (squares) inside a square its corner test points lie (:meth:`AreaCore._points3`).
 NUDGE = 0.01
+#: A square's test points in three dimensions, from its top-left corner: its centre, then its corners nudged in.
+TEST_POINTS = np.array([(0.5, 0.5), (NUDGE, NUDGE), (1 - NUDGE, NUDGE), (NUDGE, 1 - NUDGE), (1 - NUDGE, 1 - NUDGE)])
 #: Heights tested between the solid's bottom and top (:func:`sample_heights`).
 BETWEEN = 7
 
 
 def sample_heights(z: float, low: float, high: float) -> FloatArray:
     """The heights at which a square's column is tested: the origin's ``z``, ``low``, ``high``
-    and :data:`BETWEEN` evenly spaced between them.
+    and :data:`BETWEEN` evenly spaced between them, each once (a share of test points counts each
+    point once).
 
     Examples
     --------
     >>> sample_heights(0.0, -20.0, 20.0).tolist()
-    [0.0, -20.0, 20.0, -15.0, -10.0, -5.0, 0.0, 5.0, 10.0, 15.0]
+    [0.0, -20.0, 20.0, -15.0, -10.0, -5.0, 5.0, 10.0, 15.0]
     """
     between = low + (high - low) * np.arange(1, BETWEEN + 1) / (BETWEEN + 1)
-    return np.concatenate([[z, low, high], between])
+    return np.array(list(dict.fromkeys([z, low, high, *between.tolist()])), dtype=np.float64)
 
 
 def vertical_gap(lo: ArrayLike, hi: ArrayLike, z0: float, z1: float) -> FloatArray:
@@ -132,6 +139,7 @@ class AreaCore:
         "_mask",
         "_path",
         "_prisms",
+        "_reach3",
         "_shape_local",
         "_sight",
         "_vis",
@@ -176,6 +184,8 @@ class AreaCore:
         self._path: FloatArray | None = None
         #: Line of effect in three dimensions to a creature's prism, by token (:func:`aoegrid.targets`).
         self._prisms: dict[Any, tuple[BoolArray, BoolArray]] = {}
+        #: Per channel, the fractions and blocked corners over the window, in three dimensions (:meth:`_window_reach`).
+        self._reach3: dict[Channel, tuple[FloatArray, NDArray[np.int_]]] = {}
 
     @property
     def battlemap(self) -> BattleMapCore | None:
@@ -208,8 +218,9 @@ class AreaCore:
             self._vis[key] = [see_from(on, channel, p, frame) for p in samples]
         return self._vis[key]
 
-    def lines3(self, px: ArrayLike, py: ArrayLike, pz: ArrayLike) -> tuple[BoolArray, BoolArray]:
-        """Line of effect in three dimensions from the origin to points ``(px, py, pz)``.
+    def lines3(self, px: ArrayLike, py: ArrayLike, pz: ArrayLike,
+               channel: Channel = Channel.EFFECT) -> tuple[BoolArray, BoolArray]:
+        """Line of effect (or of ``channel``) in three dimensions from the origin to points ``(px, py, pz)``.
 
         Returns ``(clear, touched)``: ``clear`` where a straight line from some
         sample of the origin (:func:`origin_samples`, at the origin's height)
@@ -225,44 +236,96 @@ class AreaCore:
         assert bmap is not None and self.recipe is not None
         px, py, pz = (np.asarray(v, dtype=np.float64).ravel() for v in np.broadcast_arrays(px, py, pz))
         lo, hi = self.vertical_extent()
-        walls, floors = bmap.in_3d(lo, hi)
+        walls, floors = bmap.in_3d(lo, hi, channel)
+        ignores = channel is Channel.EFFECT and self._ignores_walls()
         # Keyed by the heights, not the walls: hashing a few hundred walls on every call cost more than the test.
-        segs, spans, ways = bmap.kept(("3d rows", lo, hi), lambda: wall_rows(walls))
+        segs, spans, ways = bmap.kept(("3d rows", lo, hi, channel), lambda: wall_rows(walls))
         # Only walls whose box meets the box of the lines can cross them.
         o = self.recipe.origin
         x0, x1 = min(o.x0, px.min(initial=o.x0)), max(o.x1, px.max(initial=o.x1))
         y0, y1 = min(o.y0, py.min(initial=o.y0)), max(o.y1, py.max(initial=o.y1))
         near = ((np.minimum(segs[:, 0], segs[:, 2]) <= x1) & (np.maximum(segs[:, 0], segs[:, 2]) >= x0)
                 & (np.minimum(segs[:, 1], segs[:, 3]) <= y1) & (np.maximum(segs[:, 1], segs[:, 3]) >= y0))
-        near &= not self._ignores_walls()
+        near &= not ignores
         segs, spans, ways = segs[near], spans[near], ways[near]
         q = np.column_stack([px, py, pz])
         clear, touched = np.zeros(len(q), dtype=bool), np.zeros(len(q), dtype=bool)
         z = self.recipe.elevation
-        for (ox, oy), vis in zip(origin_samples(self.recipe.origin), self._views(Channel.EFFECT), strict=True):
+        for (ox, oy), vis in zip(origin_samples(self.recipe.origin), self._views(channel), strict=True):
             p = np.broadcast_to(np.array([ox, oy, z]), q.shape)
             crossed, stopped = walls_crossing(p, q, segs, spans, ways)
             for f in floors:
                 stopped |= floor_blocks(p, q, f)
             touched |= crossed | stopped
-            clear |= ~stopped if self._ignores_walls() else vis.sees(px, py) & ~stopped
+            clear |= ~stopped if ignores else vis.sees(px, py) & ~stopped
         return clear, touched
 
     def _ignores_walls(self) -> bool:
         """Whether walls, of every span, leave the shape whole (a Starfinder cylinder); floors still cut it."""
         return isinstance(self.shape, Cylinder) and self.rules is not None and self.rules.cylinder_ignores_walls
 
+    def _points3(self, xs: NDArray[np.intp], ys: NDArray[np.intp], zs: FloatArray | None = None,
+                 channel: Channel = Channel.EFFECT) -> tuple[BoolArray, BoolArray, BoolArray]:
+        """The test points of squares ``(xs[i], ys[i])`` (grid coordinates), indexed ``[square, point, height]``.
+
+        The points: a square's centre and its four corners moved :data:`NUDGE`
+        inward (:data:`TEST_POINTS`), at each height of ``zs`` (by default
+        :func:`sample_heights` over the solid's, and for a cone or line aimed
+        up or down, the height of its axis over each of the square's points:
+        a thin solid's column may lie between the sampled heights). Returns
+        ``(inside, clear, touched)``: whether the point is in the solid
+        (:meth:`column_meets`), and, for points inside, whether the origin
+        reaches it and whether a line to it met a shorter wall or a floor
+        (:meth:`lines3`); False elsewhere.
+        """
+        assert self.recipe is not None and self.shape is not None
+        if zs is None:
+            shared = sample_heights(self.recipe.elevation, *self.vertical_extent())
+            zs = np.broadcast_to(shared, (len(xs), len(shared)))
+            if pitched(self.shape):
+                o, sq = self.recipe.origin, self.grid.square
+                u = unit_vector(float(self.shape.direction))
+                along = (xs[:, None] + TEST_POINTS[None, :, 0] - o.x0) * u[0] + (ys[:, None] + TEST_POINTS[None, :, 1]
+                                                                                  - o.y0) * u[1]
+                axis = self.recipe.elevation + np.maximum(along, 0.0) * np.tan(np.radians(self.shape.pitch)) * sq
+                zs = np.concatenate([zs, np.clip(axis, *self.vertical_extent())], axis=1)
+        zs = np.broadcast_to(zs, (len(xs), np.shape(zs)[-1]))  # per square, or the same for all
+        shape = (len(xs), len(TEST_POINTS), zs.shape[1])
+        sx, sy = np.broadcast_to(xs[:, None, None], shape), np.broadcast_to(ys[:, None, None], shape)
+        px, py = sx + TEST_POINTS[None, :, 0, None], sy + TEST_POINTS[None, :, 1, None]
+        pz = np.broadcast_to(zs[:, None, :], shape)
+        inside = self.column_meets(sx.ravel(), sy.ravel(), pz.ravel(), pz.ravel()).reshape(shape)
+        clear, touched = np.zeros(shape, dtype=bool), np.zeros(shape, dtype=bool)
+        clear[inside], touched[inside] = self.lines3(px[inside], py[inside], pz[inside], channel)
+        return inside, clear, touched
+
+    def _level(self, channel: Channel, window: Window) -> tuple[FloatArray, NDArray[np.int_]] | None:
+        """The plane's fractions and blocked corners over ``window`` with every wall taken as infinitely tall.
+
+        What a line at the origin's height reaches: it crosses no floor's
+        plane and passes over no wall it does not cross. None when the origin
+        lies on a wall that stands only above or below it (no plane answer).
+        """
+        try:
+            views = self._views(channel, plane=False)
+        except OriginOnWallError:
+            return None
+        visible = views[0].fraction(window)
+        for vis in views[1:]:
+            np.maximum(visible, vis.fraction(window), out=visible)
+        return visible, self._blocked_corners(channel, window, visible, plane=False)
+
     def _lifted(self, local: BoolArray, height: float | None = None) -> BoolArray:
         """``local`` (squares of the window) less those line of effect in three dimensions does not reach.
 
         A square is re-tested only when some line to its test points crosses
         a shorter wall or a floor blocks it (:meth:`lines3`); it stays when
-        one of its test points inside the solid is reached. Its test points:
-        its centre and its four corners moved :data:`NUDGE` inward, at the
-        heights of :func:`sample_heights` (or at ``height`` alone). Without
-        ``height``, a square in the two-dimensional answer with every wall
-        taken as infinitely tall stays too: a line at the origin's height
-        crosses no floor's plane and passes over no wall it does not cross.
+        one of its test points inside the solid is reached. Its test points
+        (:meth:`_points3`): its centre and its four corners moved
+        :data:`NUDGE` inward, at the heights of :func:`sample_heights` (or at
+        ``height`` alone). Without ``height``, a square in the
+        two-dimensional answer with every wall taken as infinitely tall
+        stays too (:meth:`_level`).
         """
         bmap = self.battlemap
         assert bmap is not None and self.recipe is not None
@@ -272,36 +335,57 @@ class AreaCore:
             return local
         w = self.window
         ys, xs = np.nonzero(local)
-        xs, ys = xs + w.x0, ys + w.y0
-        zs = sample_heights(self.recipe.elevation, lo, hi) if height is None else np.array([height])
-        corner = np.array([(0.5, 0.5), (NUDGE, NUDGE), (1 - NUDGE, NUDGE), (NUDGE, 1 - NUDGE), (1 - NUDGE, 1 - NUDGE)])
-        # Points [square, corner, height].
-        shape = (len(xs), len(corner), len(zs))
-        sx, sy = np.broadcast_to(xs[:, None, None], shape), np.broadcast_to(ys[:, None, None], shape)
-        px, py = sx + corner[None, :, 0, None], sy + corner[None, :, 1, None]
-        pz = np.broadcast_to(zs[None, None, :], shape)
-        inside = self.column_meets(sx.ravel(), sy.ravel(), pz.ravel(), pz.ravel()).reshape(shape)
-        clear, touched = self.lines3(px[inside], py[inside], pz[inside])
-        per = np.zeros(shape, dtype=bool)
-        per[inside] = clear
-        keep = per.any(axis=(1, 2))
-        hit = np.zeros(shape, dtype=bool)
-        hit[inside] = touched
-        keep |= ~hit.any(axis=(1, 2)) & inside.any(axis=(1, 2))
+        inside, clear, touched = self._points3(xs + w.x0, ys + w.y0, None if height is None else np.array([height]))
+        keep = clear.any(axis=(1, 2)) | (~touched.any(axis=(1, 2)) & inside.any(axis=(1, 2)))
         if height is None:
-            try:
-                first, *rest = self._views(Channel.EFFECT, plane=False)
-            except OriginOnWallError:
-                # The origin is on a wall that stands only above or below it: no flat answer to fall back on.
-                rest, first = [], None
-            if first is not None:
-                whole = first.fraction(w)
-                for vis in rest:
-                    np.maximum(whole, vis.fraction(w), out=whole)
-                keep |= whole[ys - w.y0, xs - w.x0] > EPS
+            level = self._level(Channel.EFFECT, w)
+            if level is not None:
+                keep |= level[0][ys, xs] > EPS
         out = np.zeros_like(local)
-        out[ys[keep] - w.y0, xs[keep] - w.x0] = True
+        out[ys[keep], xs[keep]] = True
         return out
+
+    def _window_reach(self, channel: Channel) -> tuple[FloatArray, NDArray[np.int_]]:
+        """Visible fractions and blocked corner counts over the area's window for ``channel``, kept.
+
+        The plane's exact answer (:meth:`_fractions`, the :meth:`_plane`
+        map's walls) where no shorter wall or floor stands between the origin
+        and a square's test points. Where one does (some line to a test point
+        inside the solid crosses it: :meth:`_points3` at the heights of
+        :func:`sample_heights`), the fraction is the share of the square's
+        test points inside the solid the origin reaches, or the level
+        answer (:meth:`_level`) when that is more; its blocked corners the
+        fewest of the four corner points unreached at one height, or the
+        level answer's when fewer. A square whose column the sampled
+        heights never find in the solid keeps only the level answer. So a
+        square is in :attr:`mask` exactly where its fraction is above zero,
+        but under a shape that ignores walls (:meth:`_ignores_walls`), which
+        holds its whole shape and keeps the plane's fractions.
+        """
+        if channel not in self._reach3:
+            w = self.window
+            visible = self._effect_fractions() if channel is Channel.EFFECT else self._fractions(channel, w)
+            blocked = self._blocked_corners(channel, w, visible)
+            bmap = self.battlemap
+            assert bmap is not None and self.recipe is not None
+            lo, hi = self.vertical_extent()
+            ignored = channel is Channel.EFFECT and self._ignores_walls()
+            if any(bmap.in_3d(lo, hi, channel)) and not ignored:
+                visible, blocked = visible.copy(), blocked.copy()
+                ys, xs = np.nonzero(self._shape_local & (visible > EPS))
+                inside, clear, touched = self._points3(xs + w.x0, ys + w.y0, channel=channel)
+                level = self._level(channel, w)
+                whole, whole_blocked = (np.zeros(w.shape), np.full(w.shape, 4)) if level is None else level
+                flat, flat_blocked = whole[ys, xs], np.where(whole[ys, xs] > EPS, whole_blocked[ys, xs], 4)
+                share = clear.sum(axis=(1, 2)) / np.maximum(inside.sum(axis=(1, 2)), 1)
+                # Per height (the same for every point of a square), the corners reached; -1 outside the solid.
+                corners = np.where(inside[:, 0, :], clear[:, 1:, :].sum(axis=1), -1).max(axis=1)
+                hit, held = touched.any(axis=(1, 2)), inside.any(axis=(1, 2))
+                visible[ys, xs] = np.where(hit, np.maximum(share, flat), np.where(held, visible[ys, xs], flat))
+                blocked[ys, xs] = np.where(hit, np.minimum(4 - np.maximum(corners, 0), flat_blocked),
+                                           np.where(held, blocked[ys, xs], flat_blocked))
+            self._reach3[channel] = (visible, blocked)
+        return self._reach3[channel]
 
     def _fractions(self, channel: Channel, window: Window) -> FloatArray:
         """Exact visible fraction of each square of ``window``: the best over the samples."""
@@ -323,14 +407,17 @@ class AreaCore:
         self._need_map("cover")
         channel = Channel(channel)
         window = window or self.window
-        if channel is Channel.EFFECT and window == self.window:
-            visible = self._effect_fractions()
+        if window == self.window:
+            visible, blocked = self._window_reach(channel)
         else:
             visible = self._fractions(channel, window)
-        return visible, grade(self.rules.cover, visible, self._blocked_corners(channel, window, visible))
+            blocked = self._blocked_corners(channel, window, visible)
+        return visible, grade(self.rules.cover, visible, blocked)
 
-    def _blocked_corners(self, channel: Channel, window: Window, visible: FloatArray) -> NDArray[np.int_]:
-        """Per square, the fewest of its four corner lines any sample has blocked (0 where whole)."""
+    def _blocked_corners(self, channel: Channel, window: Window, visible: FloatArray,
+                         plane: bool = True) -> NDArray[np.int_]:
+        """Per square, the fewest of its four corner lines any sample has blocked (0 where whole), among the
+        :meth:`_views` ``plane`` chooses."""
         blocked = np.zeros(window.shape, dtype=np.int_)
         partial = (visible > EPS) & (visible < 1.0)
         if not partial.any():
@@ -344,7 +431,7 @@ class AreaCore:
         cy, cx = np.nonzero(corner)
         px, py = cx + float(window.x0), cy + float(window.y0)
         least = np.full(window.shape, 4, dtype=np.int_)
-        for vis in self._views(channel):
+        for vis in self._views(channel, plane):
             unseen = np.zeros(corner.shape, dtype=np.int_)
             unseen[cy, cx] = ~vis.sees(px, py)
             count = unseen[:-1, :-1] + unseen[:-1, 1:] + unseen[1:, :-1] + unseen[1:, 1:]
@@ -457,7 +544,7 @@ class AreaCore:
         """
         out = type(self)(self.grid, self.window, self._shape_local, shape=self.shape, origin=self.origin,
                          rules=self.rules, mode=self.mode, recipe=self.recipe)
-        for name in ("_vis", "_visible", "_cover", "_sight", "_path"):
+        for name in ("_vis", "_visible", "_cover", "_sight", "_path", "_reach3"):
             setattr(out, name, getattr(self, name))
         out._local = local
         return out
@@ -487,9 +574,17 @@ class AreaCore:
 
     @property
     def visible(self) -> FloatArray:
-        """Exact fraction of each square of the shape reached by line of effect."""
+        """Fraction of each square of the shape reached by line of effect (NaN elsewhere).
+
+        Exact (the area of the square some straight line reaches) where no
+        wall shorter than the solid and no floor within its heights stands
+        between the origin and the square; where one does, the share of the
+        square's test points the origin reaches in three dimensions
+        (:meth:`_window_reach`). A square is in :attr:`mask` where this is
+        above zero (spreads add the squares their paths reach).
+        """
         self._need_map("visible")
-        return self._full(np.where(self._shape_local, self._effect_fractions(), np.nan), np.nan)
+        return self._full(np.where(self._shape_local, self._window_reach(Channel.EFFECT)[0], np.nan), np.nan)
 
     @property
     def cover(self) -> NDArray[np.int8]:
@@ -622,7 +717,7 @@ class AreaCore:
         if pitched(shape):
             assert isinstance(shape, (Cone, Line))
             rise = [(np.asarray(v, dtype=np.float64) - z) / sq for v in (low, high)]
-            return pitched_columns(shape, o, rules, sq, xs, ys, *rise)
+            return pitched_columns(shape, o, rules, sq, xs, ys, *rise, made.stop)
         if isinstance(shape, Cylinder):
             bottom = z - shape.height if rules.cylinder_drops else z
             return np.asarray(vertical_gap(low, high, bottom, bottom + shape.height) <= 0.0)

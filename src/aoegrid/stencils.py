@@ -26,6 +26,7 @@ from aoegrid._pitch import (
     line_heights,
     line_size,
 )
+from aoegrid._solids import Mesh, box_mesh, cone_mesh
 from aoegrid.directions import right_normal, unit_vector
 from aoegrid.distance import measure
 from aoegrid.errors import InvalidValueError
@@ -76,7 +77,7 @@ def _stencil_on_grid(
     Computed in a frame whose origin is the integer point below-left of the
     origin, so the answer depends only on the origin's offset within its
     square; small stencils are cached on that offset. ``stop`` cuts a line
-    where it strikes a wall. A shape larger than the grid is cut down to the
+    where it strikes a wall or a floor, that far along its axis (squares). A shape larger than the grid is cut down to the
     grid first (:func:`_fitted`) and never cached: its stencil would hold the
     grid's place in it.
     """
@@ -284,7 +285,7 @@ def _rasterize(
 ) -> BoolArray:
     """The squares of ``window`` the shape covers under ``rules``.
 
-    ``stop`` (squares) is where a line strikes a wall.
+    ``stop`` (squares along its axis) is where a line strikes a wall or a floor.
     """
     if window.width == 0 or window.height == 0:
         return np.zeros(window.shape, dtype=bool)
@@ -343,6 +344,31 @@ def pitched_columns(shape: Cone | Line, o: _Origin, rules: Rules, square: float,
         # Straight up or down a line of no width stands on a point: nothing lies along a grid line.
         start = point
     return line_columns(shape, rules, start, d, half, point, square, stop, *arrays)
+
+
+def pitched_mesh(shape: Cone | Line, o: _Origin, rules: Rules, square: float, stop: float = math.inf) -> Mesh:
+    """The mesh of a pitched cone's or line's solid (:mod:`aoegrid._solids`), placed on the grid (heights above the origin).
+
+    A cone's is its solid's, its length straight; a line's is the box of its
+    template: its length (or ``stop``, squares along its axis, where it strikes
+    a wall or a floor), its width across and as thick, from its start (moved
+    by the rules' tie rule, as on the ground).
+
+    Examples
+    --------
+    >>> from aoegrid.rules import SW5E
+    >>> up = pitched_mesh(Cone(30, "E", pitch=90), _Origin(10.0, 10.0, 10.0, 10.0), SW5E, 5.0)
+    >>> round(up.shadow(-math.inf, math.inf).area / math.pi, 3)  # its rim: radius 3 squares
+    9.0
+    """
+    point = (o.x0, o.y0)
+    if isinstance(shape, Cone):
+        mesh = cone_mesh(_cone_kind(shape, rules), min(shape.length / square, MAX_LENGTH), float(shape.direction),
+                         shape.pitch)
+        return Mesh(mesh.points + (point[0], point[1], 0.0), mesh.edges)
+    start, d, _, _ = _line_path(shape, point, rules, square)
+    half = min(_line_width(shape, rules) / square, MAX_LENGTH) / 2.0
+    return box_mesh(start, d, shape.pitch, half, min(shape.length / square, MAX_LENGTH, stop), half)
 
 
 def pitched_heights(shape: Cone | Line, rules: Rules, square: float) -> tuple[float, float]:

@@ -1017,11 +1017,15 @@ class _PointMoves:
         legal origins, which cost visibility polygons from all its starts.
         """
         s, st = self.s, self.stands
-        x, y = s.x[: s.first_moved], s.y[: s.first_moved]
-        d = space_distances(st.space(n), x, y, s.rules, s.grid, st.rise(s.z[: s.first_moved]))
+        x, y, z = s.x[: s.first_moved], s.y[: s.first_moved], s.z[: s.first_moved]
+        d = space_distances(st.space(n), x, y, s.rules, s.grid, st.rise(z))
         if math.isfinite(self.limit):
-            x, y = x[d <= self.limit + 1e-9], y[d <= self.limit + 1e-9]
-        qx, qy = wall_ahead(s.bmap, st.space(n), x, y)
+            x, y, z = x[d <= self.limit + 1e-9], y[d <= self.limit + 1e-9], z[d <= self.limit + 1e-9]
+        qx, qy = x.copy(), y.copy()
+        for h in np.unique(z):
+            # A point moves short of the walls standing at its height (aoegrid.build.near_side).
+            at = z == h
+            qx[at], qy[at] = wall_ahead(s.bmap.full_walls(float(h), float(h)), st.space(n), x[at], y[at])
         moved = (qx != x) | (qy != y)
         if not moved.any():
             return -math.inf

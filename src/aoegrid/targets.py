@@ -37,7 +37,7 @@ from aoegrid.errors import InvalidTypeError, InvalidValueError
 from aoegrid.options import parse_option
 from aoegrid.raster import Window
 from aoegrid.regions import EPS
-from aoegrid.result import NUDGE, vertical_gap
+from aoegrid.result import TEST_POINTS, vertical_gap
 from aoegrid.tokens import Token
 from aoegrid.walls import Channel
 
@@ -242,13 +242,12 @@ def _prism_lines(area: AreaCore, token: Token) -> tuple[BoolArray, BoolArray]:
     low, high = token.prism(area.grid.square)
     lo, hi = area.vertical_extent()
     zs = np.clip([low, (low + high) / 2, high], lo, hi)
-    corner = np.array([(0.5, 0.5), (NUDGE, NUDGE), (1 - NUDGE, NUDGE), (NUDGE, 1 - NUDGE), (1 - NUDGE, 1 - NUDGE)])
     sq = np.array(_squares(area, token), dtype=np.float64).reshape(-1, 2)
-    shape = (len(sq), len(corner), len(zs))
+    shape = (len(sq), len(TEST_POINTS), len(zs))
     sx, sy = np.broadcast_to(sq[:, 0, None, None], shape), np.broadcast_to(sq[:, 1, None, None], shape)
     pz = np.broadcast_to(zs[None, None, :], shape)
     held = area.column_meets(sx.ravel(), sy.ravel(), pz.ravel(), pz.ravel()).reshape(shape)
-    clear = area.lines3(sx + corner[None, :, 0, None], sy + corner[None, :, 1, None], pz)[0].reshape(shape)
+    clear = area.lines3(sx + TEST_POINTS[None, :, 0, None], sy + TEST_POINTS[None, :, 1, None], pz)[0].reshape(shape)
     area._prisms[token] = (clear, held)
     return clear, held
 

@@ -330,8 +330,8 @@ def threat_map(
     array([1, 1, 1, 1, 1, 0, 0, 0, 0])
     >>> bat = ag.Token(1, 2, name="bat", elevation=20)          # flying at 20 ft over a 10-ft wall
     >>> low = ag.BattleMap(ag.Grid(9, 5), walls=[ag.Wall((4, 0), (4, 5), top=10)])
-    >>> ag.threat_map(ag.Sphere(20), casters=[bat], range=10, elevation=20, on=low).count[2]
-    array([1, 1, 1, 1, 1, 1, 0, 0, 0])
+    >>> ag.threat_map(ag.Sphere(20), casters=[bat], range=10, elevation=20, on=low).count[2]   # origins over it too
+    array([1, 1, 1, 1, 1, 1, 1, 0, 0])
     """
     if not isinstance(on, BattleMap):
         raise InvalidTypeError(f"on must be an aoegrid.BattleMap (its walls cut the areas), got {on!r}")

@@ -293,7 +293,10 @@ def voxel_case(seed, shape, elevation, rules):
 
 #: Origins on the ground, between the walls' tops, above every wall; a cylinder that ignores walls and drops
 #: (Starfinder) and one that obeys them and rises (SW5e).
-VOXEL_CASES = (st.integers(0, 10_000), st.sampled_from(SHAPES), st.sampled_from([0.0, 7.5, 20.0]),
+#: With cones and lines aimed up and down (their solids' own tests: tests/test_heights.py, tests/test_solids.py).
+PITCHED = [ag.Cone(30, "E", pitch=30), ag.Cone(20, 200, pitch=-40), ag.Line(40, "NE", pitch=20, width=5),
+           ag.Line(30, 100, pitch=-15)]
+VOXEL_CASES = (st.integers(0, 10_000), st.sampled_from(SHAPES + PITCHED), st.sampled_from([0.0, 7.5, 20.0]),
                st.sampled_from(["starfinder", "sw5e"]))
 
 
@@ -381,7 +384,14 @@ def visible_reference(a, m):
     p = (Fraction(at[0]), Fraction(at[1]), Fraction(z0))
     for y, x in zip(*np.nonzero(plane > 1e-9)):
         held = hit = reached = 0
-        for z in sample_heights(z0, lo, hi):
+        zs = list(sample_heights(z0, lo, hi))
+        if a.shape.pitch if isinstance(a.shape, (ag.Cone, ag.Line)) else False:
+            # Aimed up or down: the axis's height over each test point too.
+            u = (math.cos(math.radians(a.shape.direction)), math.sin(math.radians(a.shape.direction)))
+            rise = math.tan(math.radians(a.shape.pitch)) * 5.0
+            zs += [min(max(z0 + max((x + float(fx) - at[0]) * u[0] + (y + float(fy) - at[1]) * u[1], 0.0) * rise, lo),
+                       hi) for fx, fy in offsets]
+        for z in zs:
             if not a.column_meets(x, y, z, z):
                 continue
             for fx, fy in offsets:

@@ -99,12 +99,18 @@ def first_block(p: FloatArray, q: FloatArray, walls: Sequence[Wall] = (), floors
     0.25
     """
     p, q = np.asarray(p, dtype=np.float64).reshape(1, 3), np.asarray(q, dtype=np.float64).reshape(1, 3)
-    if not blocked(p, q, walls, floors)[0]:
+    rows = wall_rows(walls)  # once, not on every step
+
+    def cut(u: float) -> bool:
+        end = p + u * (q - p)
+        return bool(walls_block(p, end, *rows)[0] or any(floor_blocks(p, end, f)[0] for f in floors))
+
+    if not cut(1.0):
         return np.inf
     lo, hi = 0.0, 1.0
     while hi - lo > 1e-10:
         mid = (lo + hi) / 2
-        if blocked(p, p + mid * (q - p), walls, floors)[0]:
+        if cut(mid):
             hi = mid
         else:
             lo = mid

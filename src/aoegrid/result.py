@@ -11,9 +11,9 @@ pictures are layered above it (:class:`aoegrid.area.Area`).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Any, Self, TypeVar, cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -40,6 +40,7 @@ from aoegrid.walls import Channel
 BoolArray = NDArray[np.bool_]
 FloatArray = NDArray[np.float64]
 Frame = tuple[float, float, float, float]
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,8 +185,8 @@ class AreaCore:
         self._path: FloatArray | None = None
         #: Line of effect in three dimensions to a creature's prism, by token (:func:`aoegrid.targets`).
         self._prisms: dict[Any, tuple[BoolArray, BoolArray]] = {}
-        #: Per channel, the fractions and blocked corners over the window, in three dimensions (:meth:`_window_reach`).
-        self._reach3: dict[Channel, tuple[FloatArray, NDArray[np.int_]]] = {}
+        #: Per (what, channel): the 3D test points, fractions and blocked corners over the window (:meth:`_kept3`).
+        self._reach3: dict[tuple[str, Channel], Any] = {}
 
     @property
     def battlemap(self) -> BattleMapCore | None:
@@ -280,7 +281,8 @@ class AreaCore:
         """
         assert self.recipe is not None and self.shape is not None
         if zs is None:
-            shared = sample_heights(self.recipe.elevation, *self.vertical_extent())
+            lo, hi = self.vertical_extent()
+            shared = sample_heights(self.recipe.elevation, lo, hi)
             zs = np.broadcast_to(shared, (len(xs), len(shared)))
             if pitched(self.shape):
                 o, sq = self.recipe.origin, self.grid.square
@@ -288,7 +290,7 @@ class AreaCore:
                 along = (xs[:, None] + TEST_POINTS[None, :, 0] - o.x0) * u[0] + (ys[:, None] + TEST_POINTS[None, :, 1]
                                                                                   - o.y0) * u[1]
                 axis = self.recipe.elevation + np.maximum(along, 0.0) * np.tan(np.radians(self.shape.pitch)) * sq
-                zs = np.concatenate([zs, np.clip(axis, *self.vertical_extent())], axis=1)
+                zs = np.concatenate([zs, np.clip(axis, lo, hi)], axis=1)
         zs = np.broadcast_to(zs, (len(xs), np.shape(zs)[-1]))  # per square, or the same for all
         shape = (len(xs), len(TEST_POINTS), zs.shape[1])
         sx, sy = np.broadcast_to(xs[:, None, None], shape), np.broadcast_to(ys[:, None, None], shape)
@@ -299,21 +301,71 @@ class AreaCore:
         clear[inside], touched[inside] = self.lines3(px[inside], py[inside], pz[inside], channel)
         return inside, clear, touched
 
-    def _level(self, channel: Channel, window: Window) -> tuple[FloatArray, NDArray[np.int_]] | None:
-        """The plane's fractions and blocked corners over ``window`` with every wall taken as infinitely tall.
+    def _in_3d(self, channel: Channel) -> bool:
+        """Whether a shorter wall or a floor can stand between the origin and the solid for ``channel``
+        (:meth:`BattleMapCore.in_3d`); never for line of effect of a shape that ignores walls."""
+        bmap = self.battlemap
+        assert bmap is not None
+        ignored = channel is Channel.EFFECT and self._ignores_walls()
+        return not ignored and any(bmap.in_3d(*self.vertical_extent(), channel))
+
+    def _kept3(self, key: str, channel: Channel, make: Callable[[], _T]) -> _T:
+        """``make()``, worked out once per ``key`` and channel for this area (and its restricted copies)."""
+        if (key, channel) not in self._reach3:
+            self._reach3[(key, channel)] = make()
+        return cast(_T, self._reach3[(key, channel)])
+
+    def _plane_fractions(self, channel: Channel) -> FloatArray:
+        """The plane's exact fractions over the window (:meth:`_fractions`), kept."""
+        if channel is Channel.EFFECT:
+            return self._effect_fractions()
+        return self._kept3("plane", channel, lambda: self._fractions(channel, self.window))
+
+    def _level(self, channel: Channel) -> FloatArray | None:
+        """The plane's fractions over the window with every wall taken as infinitely tall, kept.
 
         What a line at the origin's height reaches: it crosses no floor's
         plane and passes over no wall it does not cross. None when the origin
         lies on a wall that stands only above or below it (no plane answer).
         """
-        try:
-            views = self._views(channel, plane=False)
-        except OriginOnWallError:
-            return None
-        visible = views[0].fraction(window)
-        for vis in views[1:]:
-            np.maximum(visible, vis.fraction(window), out=visible)
-        return visible, self._blocked_corners(channel, window, visible, plane=False)
+        def make() -> FloatArray | None:
+            try:
+                views = self._views(channel, plane=False)
+            except OriginOnWallError:
+                return None
+            visible = views[0].fraction(self.window)
+            for vis in views[1:]:
+                np.maximum(visible, vis.fraction(self.window), out=visible)
+            return visible
+
+        return self._kept3("level", channel, make)
+
+    def _tested3(self, channel: Channel) -> tuple[NDArray[np.intp], NDArray[np.intp], BoolArray, BoolArray, BoolArray]:
+        """The squares of the shape the plane reaches (window rows and columns) and their test points
+        (:meth:`_points3`), kept: the mask, the fractions and the cover all read them."""
+        def make() -> tuple[NDArray[np.intp], NDArray[np.intp], BoolArray, BoolArray, BoolArray]:
+            w = self.window
+            ys, xs = np.nonzero(self._shape_local & (self._plane_fractions(channel) > EPS))
+            return ys, xs, *self._points3(xs + w.x0, ys + w.y0, channel=channel)
+
+        return self._kept3("points", channel, make)
+
+    def _visible3(self, channel: Channel) -> FloatArray:
+        """The fractions of :meth:`_window_reach`, kept."""
+        def make() -> FloatArray:
+            visible = self._plane_fractions(channel)
+            if not self._in_3d(channel):
+                return visible
+            ys, xs, inside, clear, touched = self._tested3(channel)
+            level = self._level(channel)
+            flat = np.zeros(len(ys)) if level is None else level[ys, xs]
+            share = clear.sum(axis=(1, 2)) / np.maximum(inside.sum(axis=(1, 2)), 1)
+            hit, held = touched.any(axis=(1, 2)), inside.any(axis=(1, 2))
+            visible = visible.copy()
+            visible[ys, xs] = np.where(hit, np.maximum(share, flat), np.where(held, visible[ys, xs], flat))
+            return visible
+
+        return self._kept3("visible", channel, make)
 
     def _lifted(self, local: BoolArray, height: float | None = None) -> BoolArray:
         """``local`` (squares of the window) less those line of effect in three dimensions does not reach.
@@ -325,7 +377,8 @@ class AreaCore:
         :data:`NUDGE` inward, at the heights of :func:`sample_heights` (or at
         ``height`` alone). Without ``height``, a square in the
         two-dimensional answer with every wall taken as infinitely tall
-        stays too (:meth:`_level`).
+        stays too (:meth:`_level`): then a square the plane reaches stays
+        exactly where its fraction (:meth:`_window_reach`) is above zero.
         """
         bmap = self.battlemap
         assert bmap is not None and self.recipe is not None
@@ -335,12 +388,16 @@ class AreaCore:
             return local
         w = self.window
         ys, xs = np.nonzero(local)
-        inside, clear, touched = self._points3(xs + w.x0, ys + w.y0, None if height is None else np.array([height]))
-        keep = clear.any(axis=(1, 2)) | (~touched.any(axis=(1, 2)) & inside.any(axis=(1, 2)))
+        keep = np.zeros(len(ys), dtype=bool)
+        ask = np.ones(len(ys), dtype=bool)
         if height is None:
-            level = self._level(Channel.EFFECT, w)
-            if level is not None:
-                keep |= level[0][ys, xs] > EPS
+            # The squares the plane reaches share their test with the fractions; a spread's others are tested here.
+            ask = ~(self._shape_local & (self._plane_fractions(Channel.EFFECT) > EPS))[ys, xs]
+            keep[~ask] = self._visible3(Channel.EFFECT)[ys[~ask], xs[~ask]] > EPS
+        if ask.any():
+            inside, clear, touched = self._points3(xs[ask] + w.x0, ys[ask] + w.y0,
+                                                   None if height is None else np.array([height]))
+            keep[ask] = clear.any(axis=(1, 2)) | (~touched.any(axis=(1, 2)) & inside.any(axis=(1, 2)))
         out = np.zeros_like(local)
         out[ys[keep], xs[keep]] = True
         return out
@@ -351,41 +408,37 @@ class AreaCore:
         The plane's exact answer (:meth:`_fractions`, the :meth:`_plane`
         map's walls) where no shorter wall or floor stands between the origin
         and a square's test points. Where one does (some line to a test point
-        inside the solid crosses it: :meth:`_points3` at the heights of
-        :func:`sample_heights`), the fraction is the share of the square's
-        test points inside the solid the origin reaches, or the level
-        answer (:meth:`_level`) when that is more; its blocked corners the
-        fewest of the four corner points unreached at one height, or the
-        level answer's when fewer. A square whose column the sampled
-        heights never find in the solid keeps only the level answer. So a
-        square is in :attr:`mask` exactly where its fraction is above zero,
-        but under a shape that ignores walls (:meth:`_ignores_walls`), which
-        holds its whole shape and keeps the plane's fractions.
+        inside the solid crosses it: :meth:`_points3`), the fraction is the
+        share of the square's test points inside the solid the origin
+        reaches, or the level answer (:meth:`_level`) when that is more; its
+        blocked corners the fewest of the four corner points unreached at one
+        height, or the level answer's when fewer. A square whose column the
+        sampled heights never find in the solid keeps only the level answer.
+        So a square is in :attr:`mask` exactly where its fraction is above
+        zero, but under a shape that ignores walls (:meth:`_ignores_walls`),
+        which holds its whole shape and keeps the plane's fractions.
         """
-        if channel not in self._reach3:
-            w = self.window
-            visible = self._effect_fractions() if channel is Channel.EFFECT else self._fractions(channel, w)
-            blocked = self._blocked_corners(channel, w, visible)
-            bmap = self.battlemap
-            assert bmap is not None and self.recipe is not None
-            lo, hi = self.vertical_extent()
-            ignored = channel is Channel.EFFECT and self._ignores_walls()
-            if any(bmap.in_3d(lo, hi, channel)) and not ignored:
-                visible, blocked = visible.copy(), blocked.copy()
-                ys, xs = np.nonzero(self._shape_local & (visible > EPS))
-                inside, clear, touched = self._points3(xs + w.x0, ys + w.y0, channel=channel)
-                level = self._level(channel, w)
-                whole, whole_blocked = (np.zeros(w.shape), np.full(w.shape, 4)) if level is None else level
-                flat, flat_blocked = whole[ys, xs], np.where(whole[ys, xs] > EPS, whole_blocked[ys, xs], 4)
-                share = clear.sum(axis=(1, 2)) / np.maximum(inside.sum(axis=(1, 2)), 1)
-                # Per height (the same for every point of a square), the corners reached; -1 outside the solid.
-                corners = np.where(inside[:, 0, :], clear[:, 1:, :].sum(axis=1), -1).max(axis=1)
-                hit, held = touched.any(axis=(1, 2)), inside.any(axis=(1, 2))
-                visible[ys, xs] = np.where(hit, np.maximum(share, flat), np.where(held, visible[ys, xs], flat))
-                blocked[ys, xs] = np.where(hit, np.minimum(4 - np.maximum(corners, 0), flat_blocked),
-                                           np.where(held, blocked[ys, xs], flat_blocked))
-            self._reach3[channel] = (visible, blocked)
-        return self._reach3[channel]
+        def make() -> tuple[FloatArray, NDArray[np.int_]]:
+            w, plane = self.window, self._plane_fractions(channel)
+            blocked = self._blocked_corners(channel, w, plane)
+            if not self._in_3d(channel):
+                return plane, blocked
+            ys, xs, inside, clear, touched = self._tested3(channel)
+            level = self._level(channel)
+            if level is None:
+                flat_blocked = np.full(len(ys), 4)
+            else:
+                whole_blocked = self._blocked_corners(channel, w, level, plane=False)
+                flat_blocked = np.where(level[ys, xs] > EPS, whole_blocked[ys, xs], 4)
+            # Per height (the same for every point of a square), the corners reached; -1 outside the solid.
+            corners = np.where(inside[:, 0, :], clear[:, 1:, :].sum(axis=1), -1).max(axis=1)
+            hit, held = touched.any(axis=(1, 2)), inside.any(axis=(1, 2))
+            blocked = blocked.copy()
+            blocked[ys, xs] = np.where(hit, np.minimum(4 - np.maximum(corners, 0), flat_blocked),
+                                       np.where(held, blocked[ys, xs], flat_blocked))
+            return self._visible3(channel), blocked
+
+        return self._kept3("reach", channel, make)
 
     def _fractions(self, channel: Channel, window: Window) -> FloatArray:
         """Exact visible fraction of each square of ``window``: the best over the samples."""
@@ -584,7 +637,7 @@ class AreaCore:
         above zero (spreads add the squares their paths reach).
         """
         self._need_map("visible")
-        return self._full(np.where(self._shape_local, self._window_reach(Channel.EFFECT)[0], np.nan), np.nan)
+        return self._full(np.where(self._shape_local, self._visible3(Channel.EFFECT), np.nan), np.nan)
 
     @property
     def cover(self) -> NDArray[np.int8]:

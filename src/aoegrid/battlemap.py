@@ -22,6 +22,7 @@ from aoegrid._validate import point, real
 from aoegrid.errors import AoegridWarning, InvalidTypeError, InvalidValueError, OffGridError
 from aoegrid.floors import Floor, area_polygon, floors_from
 from aoegrid.grid import Grid
+from aoegrid.hexgrid import HexGrid
 from aoegrid.options import CornerRule, Side, parse_option
 from aoegrid.raster import Window
 from aoegrid.spread import StepMasks
@@ -100,7 +101,7 @@ class BattleMapCore:
 
     def __init__(
         self,
-        grid: Grid,
+        grid: Grid | HexGrid,
         walls: Iterable[Any] = (),
         tokens: Iterable[Token] = (),
         fog: Iterable[Any] = (),
@@ -109,10 +110,14 @@ class BattleMapCore:
         *,
         floors: Iterable[Floor] = (),
     ) -> None:
-        if not isinstance(grid, Grid):
-            raise InvalidTypeError(f"BattleMap grid must be an aoegrid.Grid, got {grid!r}")
+        if not isinstance(grid, (Grid, HexGrid)):
+            raise InvalidTypeError(f"BattleMap grid must be an aoegrid.Grid or aoegrid.HexGrid, got {grid!r}")
+        if isinstance(grid, HexGrid) and terrain is not None:
+            raise InvalidValueError(
+                "terrain is read on square grids only; pass terrain=None for a map on an aoegrid.HexGrid"
+            )
         self.grid = grid
-        self._terrain = terrain_array(terrain, grid)
+        self._terrain = None if isinstance(grid, HexGrid) else terrain_array(terrain, grid)
         self.walls: tuple[Wall, ...] = tuple(w for item in walls for w in walls_from(item))
         self._short_walls = tuple(w for w in self.walls if not w.infinite)
         self.tokens: tuple[Token, ...] = tuple(tokens)
@@ -122,9 +127,21 @@ class BattleMapCore:
         #: What a map file said beyond walls and tokens (see :mod:`aoegrid.io`), or None.
         self.info = info
         fog_walls = [w for poly in self.fog for w in walls_from(poly, blocks={"sight"})]
-        self._prepared = _Prepared(_Walls([*self.walls, *fog_walls], (grid.width, grid.height), self._source))
+        self._prepared = _Prepared(_Walls([*self.walls, *fog_walls], self.size, self._source))
         for t in self.tokens:
             self._check_token(t)
+
+    @property
+    def size(self) -> tuple[float, float]:
+        """The map's ``(width, height)`` in map coordinates: squares, or hex widths on a hex grid."""
+        g = self.grid
+        return g.extent if isinstance(g, HexGrid) else (g.width, g.height)
+
+    @property
+    def cell_size(self) -> float:
+        """One square's or hex's size in the grid's unit (5 on a 5-ft grid)."""
+        g = self.grid
+        return g.size if isinstance(g, HexGrid) else g.square
 
     def full_walls(self, low: float, high: float) -> Self:
         """The map whose walls are those of this map spanning every height of ``[low, high]``.
@@ -237,8 +254,11 @@ class BattleMapCore:
         """
         if not isinstance(token, Token):
             raise InvalidTypeError(f"BattleMap tokens must be aoegrid.Token, got {token!r}")
-        x0, y0, x1, y1 = token.space.bounds
         g = self.grid
+        if isinstance(g, HexGrid):
+            self._check_hex_token(token, g, stacklevel + 1)
+            return
+        x0, y0, x1, y1 = token.space.bounds
         if x0 < 0 or y0 < 0 or x1 > g.width or y1 > g.height:
             raise OffGridError(
                 f"{token.label} (space {x0:g}..{x1:g} x {y0:g}..{y1:g}) is not wholly on the "
@@ -251,6 +271,29 @@ class BattleMapCore:
             warnings.warn(
                 f"{token.label} stands where a wall runs through its space "
                 f"({x0:g}..{x1:g} x {y0:g}..{y1:g}); check the map or the token's position",
+                AoegridWarning,
+                stacklevel=stacklevel,
+            )
+
+    def _check_hex_token(self, token: Token, g: HexGrid, stacklevel: int) -> None:
+        """:meth:`_check_token` on hexes: the footprint (:meth:`HexGrid.footprint`) on the map, no wall through it."""
+        hexes = hex_footprint(g, token)
+        cols, rows = np.array(hexes).T
+        if not np.all(g.contains(cols, rows)):
+            raise OffGridError(
+                f"{token.label} (hexes {', '.join(map(str, hexes))}) is not wholly on the "
+                f"{g.width} x {g.height} hex map"
+            )
+        corners = g.corners(cols, rows)
+        cells = shapely.polygons(corners).tolist()
+        inner = shapely.union_all(cells).buffer(-1e-6)
+        x0, y0, x1, y1 = inner.bounds
+        walls = self.walls_meeting(*token.prism(g.size))
+        near = walls.walls_near(Channel.MOVEMENT, (x0, y0, x1, y1)).near(inner.bounds)[0]
+        if shapely.intersects(shapely.linestrings(near.reshape(-1, 2, 2)), inner).any():
+            warnings.warn(
+                f"{token.label} stands where a wall runs through its hexes "
+                f"({', '.join(map(str, hexes))}); check the map or the token's position",
                 AoegridWarning,
                 stacklevel=stacklevel,
             )
@@ -269,7 +312,7 @@ class BattleMapCore:
             walls = list(self.walls)
             if channel is Channel.SIGHT:
                 walls += [w for poly in self.fog for w in walls_from(poly, blocks={"sight"})]
-            sets[channel] = WallSet.build(walls, channel, (self.grid.width, self.grid.height), self._source)
+            sets[channel] = WallSet.build(walls, channel, self.size, self._source)
         return sets[channel]
 
     @property
@@ -425,7 +468,7 @@ class BattleMapCore:
         """
         prepared = self._prepared
         if prepared.notes is None:
-            prepared.notes = tidy(self.walls, (self.grid.width, self.grid.height)).notes()
+            prepared.notes = tidy(self.walls, self.size).notes()
         return [*getattr(self.info, "notes", ()), *prepared.notes]
 
     @property
@@ -829,3 +872,21 @@ def line_of_effect(on: Any, origin: Any, channel: str = "effect") -> NDArray[np.
     ch = parse_option(Channel, channel, "line_of_effect channel")
     frame = (-1.0, -1.0, grid.width + 1.0, grid.height + 1.0)
     return on.wallset(ch).visibility(p, frame).fraction(Window(0, 0, grid.width, grid.height))
+
+
+def hex_footprint(grid: HexGrid, token: Token) -> list[tuple[int, int]]:
+    """The hexes ``token`` fills on ``grid``: its ``(x, y)`` is the hex ``(col, row)`` it stands on.
+
+    Raises
+    ------
+    InvalidValueError
+        For a ``(width, height)`` footprint that is not square: on hexes a
+        creature is a number of hexes across (:meth:`HexGrid.footprint`).
+    """
+    w, h = token.footprint
+    if w != h:
+        raise InvalidValueError(
+            f"{token.label} is {w} x {h} squares; on a hex map a creature is a size or a number of hexes "
+            f"across (1, 2, 3, ...: 1, 3, 7, 12 hexes ...)"
+        )
+    return grid.footprint(token.x, token.y, w)

@@ -599,6 +599,62 @@ class HexGrid:
         col, row = self._offset_of(*np.broadcast_arrays(cq + dq, cr + dr))
         return _out(col), _out(row)
 
+    # -- creatures ----------------------------------------------------------------------------
+
+    def footprint(self, col: int, row: int, n: int) -> list[tuple[int, int]]:
+        """The hexes a creature ``n`` hexes across fills, standing on hex ``(col, row)``.
+
+        The 5e DMG's hex sizes (p. 251: Large 3 hexes, Huge 7, Gargantuan 12)
+        and Foundry's hexagonal token shapes: an odd ``n = 2k + 1`` fills the
+        hexes within ``k`` steps of ``(col, row)`` (1, 7, 19, ...); an even
+        ``n = 2k`` the three hexes meeting at one corner of ``(col, row)``
+        (its bottom corner for pointy-top hexes, its right corner for
+        flat-top: the hex and the two below it, or to its right) and every
+        hex within ``k - 1`` steps of them (3, 12, 27, ...). Hexes off the
+        map are listed too, in row then column order.
+
+        Examples
+        --------
+        >>> g = HexGrid(6, 6)
+        >>> g.footprint(2, 2, 1), g.footprint(2, 2, 2)
+        ([(2, 2)], [(2, 2), (1, 3), (2, 3)])
+        >>> len(g.footprint(2, 2, 3)), len(g.footprint(2, 2, 4)), len(g.footprint(2, 2, 5))
+        (7, 12, 19)
+        """
+        n = count(n, "footprint n")
+        q, r = (int(v) for v in self._axial(_ints(col, "footprint col"), _ints(row, "footprint row")))
+        if n % 2:
+            seeds, k = [(q, r)], n // 2
+        else:
+            # The hex and the two sharing its bottom (pointy) or right (flat) corner.
+            pair = ((0, 1), (-1, 1)) if self._pointy else ((1, 0), (1, -1))
+            seeds, k = [(q, r)] + [(q + dq, r + dr) for dq, dr in pair], n // 2 - 1
+        cells = {
+            (sq + dq, sr + dr)
+            for sq, sr in seeds
+            for dq in range(-k, k + 1)
+            for dr in range(max(-k, -dq - k), min(k, -dq + k) + 1)
+        }
+        qs, rs = np.array(sorted(cells), dtype=np.int64).T
+        cols, rows = self._offset_of(qs, rs)
+        return sorted(zip(cols.tolist(), rows.tolist(), strict=True), key=lambda h: (h[1], h[0]))
+
+    def footprint_center(self, col: int, row: int, n: int) -> tuple[float, float]:
+        """The centre of :meth:`footprint`: hex ``(col, row)``'s centre for odd ``n``, the shared corner for even.
+
+        Examples
+        --------
+        >>> g = HexGrid(6, 6)
+        >>> g.footprint_center(2, 2, 3) == g.center(2, 2), g.footprint_center(2, 2, 2)
+        (True, (2.5, 2.8867513459481287))
+        """
+        n = count(n, "footprint n")
+        cx, cy = self.center(col, row)
+        if n % 2:
+            return cx, cy
+        dx, dy = (0.0, CIRCUMRADIUS) if self._pointy else (CIRCUMRADIUS, 0.0)
+        return cx + dx, cy + dy
+
     # -- masks --------------------------------------------------------------------------------
 
     def _steps_from(self, center: Any, field: str) -> NDArray[np.int64]:

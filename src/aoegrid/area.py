@@ -15,6 +15,8 @@ from aoegrid.battlemap import BattleMapCore
 from aoegrid.build import build_area
 from aoegrid.errors import IllegalOriginError, InvalidTypeError, InvalidValueError
 from aoegrid.grid import Grid
+from aoegrid.hexarea import HexArea, hex_area
+from aoegrid.hexgrid import HexGrid
 from aoegrid.options import Mode
 from aoegrid.ranges import Range, check_origin
 from aoegrid.result import AreaCore
@@ -30,7 +32,7 @@ if TYPE_CHECKING:
 def area(
     shape: Shape,
     at: Any,
-    on: Grid | BattleMapCore,
+    on: Grid | HexGrid | BattleMapCore,
     rules: Rules | str = "starfinder",
     mode: Mode | str = "burst",
     *,
@@ -38,7 +40,7 @@ def area(
     caster: Any = None,
     elevation: float = 0.0,
     range: Range | float | None = None,
-) -> Area:
+) -> Area | HexArea:
     """The squares of ``on`` that ``shape``, placed ``at`` a point, covers.
 
     Parameters
@@ -142,6 +144,12 @@ def area(
     >>> len(b), [round(v, 4) for v in b.origin]
     (6, [8.0, 5.5])
     """
+    if isinstance(on, HexGrid) or (isinstance(on, BattleMapCore) and isinstance(on.grid, HexGrid)):
+        if caster is not None or range is not None or elevation != 0.0:
+            raise InvalidValueError(
+                "on a hex grid, caster=, range= and elevation= are not measured yet; place the area without them"
+            )
+        return hex_area(shape, at, on, rules, mode, include_origin=include_origin)
     if range is not None and caster is None:
         raise InvalidValueError("range= is measured from the caster: pass caster= (a Token, Space or point) too")
     comes_into_being = None

@@ -543,6 +543,21 @@ class HexGrid:
         on = self.contains(cols, rows)
         return [(int(c), int(w)) for c, w, o in zip(cols, rows, on, strict=True) if o]
 
+    def step(self, col: ArrayLike, row: ArrayLike, k: int) -> tuple[Ints, Ints]:
+        """The ``k``-th neighbour of each hex ``(col, row)``, in :meth:`neighbours`' order (0-5), on the map or not.
+
+        Examples
+        --------
+        >>> g = HexGrid(3, 3)
+        >>> g.step(1, 1, 0), g.step([0, 0], [0, 1], 3)
+        ((2, 1), (array([-1, -1]), array([0, 1])))
+        """
+        if isinstance(k, bool) or not isinstance(k, Integral) or not 0 <= k < 6:
+            raise InvalidValueError(f"step k must be a neighbour's number 0-5, got {shown(k)}")
+        q, r = self._axial(_ints(col, "step col"), _ints(row, "step row"))
+        c, w = self._offset_of(q + _STEPS[k, 0], r + _STEPS[k, 1])
+        return _out(c), _out(w)
+
     def line(self, a: Any, b: Any) -> list[tuple[int, int]]:
         """The hexes along the straight line from the centre of ``a`` to that of ``b``.
 

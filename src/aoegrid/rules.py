@@ -141,6 +141,11 @@ class Rules:
         another's space.
     creatures_difficult : bool
         5e: "another creature's space is difficult terrain for you".
+    hex_origin : str
+        Where a point of origin may lie on a hex grid (:mod:`aoegrid.hexarea`):
+        ``"intersection"``, a hex corner (the 5e DMG's hex rule, p. 251, and
+        the Starfinder and Pathfinder convention), or ``"any"`` (Savage
+        Worlds' templates).
 
     Examples
     --------
@@ -169,6 +174,7 @@ class Rules:
     space_cost: SpaceCost = SpaceCost.COSTLIEST
     through: Through = Through.ALLIES
     creatures_difficult: bool = False
+    hex_origin: OriginPoint = OriginPoint.INTERSECTION
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -201,6 +207,7 @@ class Rules:
         set_(self, "corners", parse_option(CornerRule, self.corners, "corners"))
         set_(self, "space_cost", parse_option(SpaceCost, self.space_cost, "space_cost"))
         set_(self, "through", parse_option(Through, self.through, "through"))
+        set_(self, "hex_origin", parse_option(OriginPoint, self.hex_origin, "hex_origin"))
         for flag in ("cylinder_ignores_walls", "cylinder_drops", "hidden_origin_to_near_side", "line_stops_at_wall",
                      "creatures_difficult"):
             if not isinstance(getattr(self, flag), bool):
@@ -292,6 +299,7 @@ SAVAGE_WORLDS = Rules(
     line_stops_at_wall=False,
     terrain_cost=TerrainCost.DOUBLE,
     corners=CornerRule.ALLOWED,
+    hex_origin=OriginPoint.ANY,
 )
 
 PRESETS: dict[str, Rules] = {

@@ -34,6 +34,7 @@ from aoegrid.errors import (
 )
 from aoegrid.floors import Floor
 from aoegrid.grid import Grid
+from aoegrid.gridless import Gridless, OpenToken
 from aoegrid.hexgrid import HexGrid
 from aoegrid.maps import BattleMap
 from aoegrid.movement import Reach, path_distance, reachable
@@ -90,6 +91,8 @@ _LAZY = {
     "placement_scores": "aoegrid.tactics",
     "Threat": "aoegrid.threat",
     "threat_map": "aoegrid.threat",
+    "open_area": "aoegrid.openarea",
+    "open_best_placements": "aoegrid.openarea",
 }
 _LAZY_MODULES = ("savage_worlds", "sw5e")
 
@@ -105,6 +108,7 @@ if TYPE_CHECKING:
         read_text_map,
         read_uvtt,
     )
+    from aoegrid.openarea import open_area, open_best_placements
     from aoegrid.tactics import Candidate, Placement, best_placements, placement_scores
     from aoegrid.threat import Threat, threat_map
 else:
@@ -156,6 +160,7 @@ __all__ = [
     "Grid",
     "GridMismatchError",
     "GridTooLargeError",
+    "Gridless",
     "HexGrid",
     "IllegalOriginError",
     "Inclusion",
@@ -167,6 +172,7 @@ __all__ = [
     "Membership",
     "Mode",
     "OffGridError",
+    "OpenToken",
     "OriginCheck",
     "OriginOnWallError",
     "OriginPoint",
@@ -201,6 +207,8 @@ __all__ = [
     "legal_origins",
     "line_of_effect",
     "load_map",
+    "open_area",
+    "open_best_placements",
     "path_distance",
     "placement_scores",
     "reachable",

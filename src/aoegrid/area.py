@@ -15,8 +15,10 @@ from aoegrid.battlemap import BattleMapCore
 from aoegrid.build import build_area
 from aoegrid.errors import IllegalOriginError, InvalidTypeError, InvalidValueError
 from aoegrid.grid import Grid
+from aoegrid.gridless import Gridless
 from aoegrid.hexarea import HexArea, hex_area
 from aoegrid.hexgrid import HexGrid
+from aoegrid.openarea import OpenArea, open_area
 from aoegrid.options import Mode
 from aoegrid.ranges import Range, check_origin
 from aoegrid.result import AreaCore
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
 def area(
     shape: Shape,
     at: Any,
-    on: Grid | HexGrid | BattleMapCore,
+    on: Grid | HexGrid | Gridless | BattleMapCore,
     rules: Rules | str = "starfinder",
     mode: Mode | str = "burst",
     *,
@@ -40,7 +42,7 @@ def area(
     caster: Any = None,
     elevation: float = 0.0,
     range: Range | float | None = None,
-) -> Area | HexArea:
+) -> Area | HexArea | OpenArea:
     """The squares of ``on`` that ``shape``, placed ``at`` a point, covers.
 
     Parameters
@@ -144,7 +146,14 @@ def area(
     >>> len(b), [round(v, 4) for v in b.origin]
     (6, [8.0, 5.5])
     """
-    if isinstance(on, HexGrid) or (isinstance(on, BattleMapCore) and isinstance(on.grid, HexGrid)):
+    board = on.grid if isinstance(on, BattleMapCore) else on
+    if isinstance(board, Gridless):
+        if range is not None or include_origin is not None:
+            raise InvalidValueError(
+                "on a gridless map, range= and include_origin= are not read yet; place the area without them"
+            )
+        return open_area(shape, at, on, rules, mode, caster=caster, elevation=elevation)
+    if isinstance(board, HexGrid):
         if caster is not None or range is not None or elevation != 0.0:
             raise InvalidValueError(
                 "on a hex grid, caster=, range= and elevation= are not measured yet; place the area without them"

@@ -22,6 +22,7 @@ from aoegrid._validate import point, real
 from aoegrid.errors import AoegridWarning, InvalidTypeError, InvalidValueError, OffGridError
 from aoegrid.floors import Floor, area_polygon, floors_from
 from aoegrid.grid import Grid
+from aoegrid.gridless import Gridless, OpenToken
 from aoegrid.hexgrid import HexGrid
 from aoegrid.options import CornerRule, Side, parse_option
 from aoegrid.raster import Window
@@ -101,26 +102,28 @@ class BattleMapCore:
 
     def __init__(
         self,
-        grid: Grid | HexGrid,
+        grid: Grid | HexGrid | Gridless,
         walls: Iterable[Any] = (),
-        tokens: Iterable[Token] = (),
+        tokens: Iterable[Token | OpenToken] = (),
         fog: Iterable[Any] = (),
         info: Any = None,
         terrain: Any = None,
         *,
         floors: Iterable[Floor] = (),
     ) -> None:
-        if not isinstance(grid, (Grid, HexGrid)):
-            raise InvalidTypeError(f"BattleMap grid must be an aoegrid.Grid or aoegrid.HexGrid, got {grid!r}")
-        if isinstance(grid, HexGrid) and terrain is not None:
+        if not isinstance(grid, (Grid, HexGrid, Gridless)):
+            raise InvalidTypeError(
+                f"BattleMap grid must be an aoegrid.Grid, aoegrid.HexGrid or aoegrid.Gridless, got {grid!r}"
+            )
+        if isinstance(grid, (HexGrid, Gridless)) and terrain is not None:
             raise InvalidValueError(
-                "terrain is read on square grids only; pass terrain=None for a map on an aoegrid.HexGrid"
+                f"terrain is read on square grids only; pass terrain=None for a map on an aoegrid.{type(grid).__name__}"
             )
         self.grid = grid
-        self._terrain = None if isinstance(grid, HexGrid) else terrain_array(terrain, grid)
+        self._terrain = terrain_array(terrain, grid) if isinstance(grid, Grid) else None
         self.walls: tuple[Wall, ...] = tuple(w for item in walls for w in walls_from(item))
         self._short_walls = tuple(w for w in self.walls if not w.infinite)
-        self.tokens: tuple[Token, ...] = tuple(tokens)
+        self.tokens: tuple[Token | OpenToken, ...] = tuple(tokens)
         self.fog: tuple[shapely.Polygon, ...] = tuple(area_polygon(f, "a fog zone", valid=False) for f in fog)
         #: Floors and ceilings (:class:`~aoegrid.floors.Floor`): they block lines crossing their plane inside them.
         self.floors: tuple[Floor, ...] = floors_from(floors)
@@ -133,15 +136,13 @@ class BattleMapCore:
 
     @property
     def size(self) -> tuple[float, float]:
-        """The map's ``(width, height)`` in map coordinates: squares, or hex widths on a hex grid."""
-        g = self.grid
-        return g.extent if isinstance(g, HexGrid) else (g.width, g.height)
+        """The map's ``(width, height)`` in map coordinates (:attr:`aoegrid.lattice.Lattice.extent`)."""
+        return self.grid.extent
 
     @property
     def cell_size(self) -> float:
-        """One square's or hex's size in the grid's unit (5 on a 5-ft grid)."""
-        g = self.grid
-        return g.size if isinstance(g, HexGrid) else g.square
+        """One map unit in the grid's unit (:attr:`aoegrid.lattice.Lattice.cell_size`): 5 on a 5-ft grid."""
+        return self.grid.cell_size
 
     def full_walls(self, low: float, high: float) -> Self:
         """The map whose walls are those of this map spanning every height of ``[low, high]``.
@@ -252,9 +253,12 @@ class BattleMapCore:
         a creature flying over a low wall, or standing on its top, is not
         inside it. ``stacklevel`` points the warning at the caller's line.
         """
+        g = self.grid
+        if isinstance(g, Gridless):
+            self._check_open_token(token, g, stacklevel + 1)
+            return
         if not isinstance(token, Token):
             raise InvalidTypeError(f"BattleMap tokens must be aoegrid.Token, got {token!r}")
-        g = self.grid
         if isinstance(g, HexGrid):
             self._check_hex_token(token, g, stacklevel + 1)
             return
@@ -294,6 +298,26 @@ class BattleMapCore:
             warnings.warn(
                 f"{token.label} stands where a wall runs through its hexes "
                 f"({', '.join(map(str, hexes))}); check the map or the token's position",
+                AoegridWarning,
+                stacklevel=stacklevel,
+            )
+
+    def _check_open_token(self, token: Any, g: Gridless, stacklevel: int) -> None:
+        """:meth:`_check_token` on the open table: an :class:`OpenToken` whose centre is on the map, no wall through it."""
+        if not isinstance(token, OpenToken):
+            raise InvalidTypeError(f"tokens on a gridless map must be aoegrid.OpenToken, got {token!r}")
+        if not g.contains_point(token.center):
+            raise OffGridError(
+                f"{token.label} (centre ({token.x:g}, {token.y:g})) is not on the {g.width:g} x {g.height:g} {g.units} map"
+            )
+        inner = token.geometry(g).buffer(-1e-6)
+        x0, y0, x1, y1 = inner.bounds
+        walls = self.walls_meeting(*token.prism(g.square))
+        near = walls.walls_near(Channel.MOVEMENT, (x0, y0, x1, y1)).near(inner.bounds)[0]
+        if shapely.intersects(shapely.linestrings(near.reshape(-1, 2, 2)), inner).any():
+            warnings.warn(
+                f"{token.label} stands where a wall runs through its footprint (centre ({token.x:g}, {token.y:g})); "
+                f"check the map or the token's position",
                 AoegridWarning,
                 stacklevel=stacklevel,
             )
@@ -552,7 +576,7 @@ class BattleMapCore:
 
     def _token_index(self, key: Token | str) -> int:
         """Where ``key`` (a token, matched by identity then label, or a label) is in :attr:`tokens`."""
-        if isinstance(key, Token):
+        if isinstance(key, (Token, OpenToken)):
             for i, t in enumerate(self.tokens):
                 if t is key:
                     return i
@@ -598,7 +622,7 @@ class BattleMapCore:
         if self.has_terrain:
             terrain = f", {_count(int(np.count_nonzero(self.terrain)), 'square')} of terrain"
         return (
-            f"<BattleMap {self.grid.width}x{self.grid.height}, {_count(len(self.walls), 'wall')} "
+            f"<BattleMap {self.grid.width:g}x{self.grid.height:g}, {_count(len(self.walls), 'wall')} "
             f"({_count(len(self.doors), 'door or window', 'doors or windows')}), "
             f"{_count(len(self.fog), 'fog zone')}, {_count(len(self.tokens), 'token')}{terrain}>"
         )

@@ -117,6 +117,19 @@ class Grid:
         """Whether point ``p`` lies on the grid; its border counts as on it."""
         return 0.0 <= p[0] <= self.width and 0.0 <= p[1] <= self.height
 
+    #: What cells this lattice has (:class:`aoegrid.lattice.Lattice`).
+    kind = "square"
+
+    @property
+    def extent(self) -> tuple[float, float]:
+        """``(width, height)`` of the map in map coordinates (squares)."""
+        return (float(self.width), float(self.height))
+
+    @property
+    def cell_size(self) -> float:
+        """One map unit (a square's side) in the grid's unit: :attr:`square`."""
+        return self.square
+
     def to_squares(self, size: float) -> float:
         """A length in this grid's units, in squares."""
         return size / self.square

@@ -181,6 +181,32 @@ class HexArea:
         out.sort(key=lambda r: (r.distance, r.token.y, r.token.x))
         return out
 
+    def to_text(self) -> str:
+        """The area as text: ``#`` a hex covered, ``.`` not, ``o`` the hex at the point of origin.
+
+        Pointy-top rows are drawn staggered as the map staggers them (the
+        shoved rows one character right); flat-top columns, whose stagger is
+        half a row, are drawn as plain rows and columns.
+
+        Examples
+        --------
+        >>> import aoegrid as ag
+        >>> g = ag.HexGrid(6, 4)
+        >>> print(ag.area(ag.Sphere(5), at=g.corners(2, 1)[3], on=g, rules="starfinder").to_text())
+        . . . . . .
+         . . o . . .
+        . . # # . .
+         . . . . . .
+        """
+        col, row = self.grid.hex_at(*self.origin)
+        lines = []
+        shoved = 1 if self.grid.offset.value == "odd" else 0
+        for r, hexes in enumerate(self.mask):
+            cells = ["o" if (c, r) == (col, row) and on else "#" if on else "." for c, on in enumerate(hexes)]
+            pad = " " if self.grid.orientation.value == "pointy" and r % 2 == shoved else ""
+            lines.append(pad + " ".join(cells))
+        return "\n".join(lines)
+
     def plot(self, ax: Axes | None = None, **kw: Any) -> Any:
         """Draw the map's hexes, the area and its creatures (:func:`aoegrid.plotting.plot_hex_area`)."""
         from aoegrid.plotting import plot_hex_area

@@ -329,6 +329,19 @@ class HexGrid:
         scale = positive(px, "pixel_size px")
         return (w * scale, h * scale)
 
+    #: What cells this lattice has (:class:`aoegrid.lattice.Lattice`).
+    kind = "hex"
+
+    @property
+    def cell_size(self) -> float:
+        """One map unit (a hex's width, flat to flat) in the grid's unit: :attr:`size`."""
+        return self.size
+
+    def contains_point(self, p: tuple[float, float]) -> bool:
+        """Whether point ``p`` lies in the map's box (:attr:`extent`); its border counts as in it."""
+        w, h = self.extent
+        return 0.0 <= p[0] <= w and 0.0 <= p[1] <= h
+
     def to_hexes(self, length: float) -> float:
         """A length in this grid's units, in hexes (map units)."""
         return length / self.size

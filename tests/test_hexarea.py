@@ -357,3 +357,34 @@ def test_bad_placements_are_refused_with_what_would_do():
         ag.BattleMap(g, terrain=np.zeros((6, 6), dtype=np.int8))
     with pytest.raises(ag.InvalidValueError, match="bare HexGrid: pass tokens"):
         ag.area(ag.Sphere(10), at=g.corners(2, 2)[0], on=g, rules="5e").tokens()
+
+
+def test_doors_windows_and_one_way_walls_on_hexes():
+    g = ag.HexGrid(9, 6)
+    corner = g.corners(2, 2)[1]
+    door = ag.Wall((4.0, 0), (4.0, 6), kind="door")
+    closed = ag.area(ag.Sphere(20), at=corner, on=ag.BattleMap(g, walls=[door]), rules="5e")
+    opened = ag.area(ag.Sphere(20), at=corner, on=ag.BattleMap(g, walls=[door]).with_door(0, open=True), rules="5e")
+    bare = ag.area(ag.Sphere(20), at=corner, on=g, rules="5e")
+    assert hex_set(opened) == hex_set(bare)
+    assert max(g.center(c, r)[0] for c, r in closed.hexes) < 4.0 + 0.5
+    assert hex_set(closed) < hex_set(bare)
+    # A window stops effects (and movement), not sight.
+    window = ag.area(ag.Sphere(20), at=corner, on=ag.BattleMap(g, walls=[ag.Wall((4.0, 0), (4.0, 6), kind="window")]),
+                     rules="5e")
+    assert hex_set(window) == hex_set(closed)
+    # One way: blocking only lines that start on its left, seen from start to end (facing south on screen,
+    # the left is east): the origin, west of it, is blocked only by a wall blocking from the right.
+    for side, same in (("left", True), ("right", False)):
+        m = ag.BattleMap(g, walls=[ag.Wall((4.0, 0), (4.0, 6), one_way=side)])
+        assert (hex_set(ag.area(ag.Sphere(20), at=corner, on=m, rules="5e")) == hex_set(bare)) is same
+
+
+def test_walls_count_where_they_stand_at_the_ground():
+    g = ag.HexGrid(9, 6)
+    corner = g.corners(2, 2)[1]
+    bare = hex_set(ag.area(ag.Sphere(20), at=corner, on=g, rules="5e"))
+    parapet = ag.BattleMap(g, walls=[ag.Wall((4.0, 0), (4.0, 6), top=3)])
+    beam = ag.BattleMap(g, walls=[ag.Wall((4.0, 0), (4.0, 6), bottom=8, top=10)])
+    assert hex_set(ag.area(ag.Sphere(20), at=corner, on=parapet, rules="5e")) < bare
+    assert hex_set(ag.area(ag.Sphere(20), at=corner, on=beam, rules="5e")) == bare

@@ -94,10 +94,10 @@ _LAZY = {
     "open_area": "aoegrid.openarea",
     "open_best_placements": "aoegrid.openarea",
 }
-_LAZY_MODULES = ("savage_worlds", "sw5e")
+_LAZY_MODULES = ("lancer", "savage_worlds", "sw5e")
 
 if TYPE_CHECKING:
-    from aoegrid import savage_worlds, sw5e
+    from aoegrid import lancer, savage_worlds, sw5e
     from aoegrid.explorer import explore
     from aoegrid.io import (
         MapFileError,
@@ -204,6 +204,7 @@ __all__ = [
     "distance",
     "explore",
     "in_range",
+    "lancer",
     "legal_origins",
     "line_of_effect",
     "load_map",

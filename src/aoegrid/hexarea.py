@@ -22,8 +22,10 @@ or a :class:`~aoegrid.BattleMap` on one. The presets count hexes so:
 * ``inclusion="center"``: a hex whose centre the exact shape holds, as
   Foundry VTT's hex templates highlight.
 
-Walls cut an area as on squares: a hex stays where a straight line from the
-origin reaches some of it (:attr:`HexArea.visible` above 0), a spread also
+Walls cut an area as on squares, where they stand at the ground (a wall
+whose span holds height 0: a parapet blocks, a beam above does not; heights in
+three dimensions are counted on square grids only): a hex stays where a
+straight line from the origin reaches some of it (:attr:`HexArea.visible` above 0), a spread also
 takes the hexes its path reaches around walls in hex steps, a line stops at
 the first wall under Starfinder and Pathfinder, and a Starfinder cylinder
 ignores walls.
@@ -264,6 +266,9 @@ def hex_area(
      0 0 0 0 0 0 0
     """
     grid, bmap = _lattice(on)
+    # Walls count where they stand at the ground, the origin's height: a parapet blocks, a beam
+    # above does not. Heights in three dimensions are read on square grids only (the module).
+    plane = None if bmap is None else bmap.full_walls(0.0, 0.0)
     rules = resolve_rules(rules)
     mode = parse_option(Mode, mode, "mode")
     if include_origin is not None and not isinstance(include_origin, bool):
@@ -290,7 +295,7 @@ def hex_area(
     win = _Window.around(grid, origin, shape.reach / grid.size, own)
     cols, rows = win.cols, win.rows
     steps = _steps_from(grid, starts, cols, rows) + (0 if from_hexes else 1)
-    inside, coverage = _included(shape, origin, rules, grid, bmap, steps, cols, rows, from_hexes)
+    inside, coverage = _included(shape, origin, rules, grid, plane, steps, cols, rows, from_hexes)
     if source is not None:
         keep = shape.name in rules.origin_included if include_origin is None else include_origin
         if not keep:
@@ -299,9 +304,9 @@ def hex_area(
     cover = np.where(inside, 0, -1).astype(np.int8)
     path = None
     mask = inside
-    if bmap is not None and bmap.walls:
+    if plane is not None and plane.walls:
         points = [origin] if source is None else [origin, *(grid.center(c, r) for c, r in own)]
-        views = [view(bmap, p, "effect") for p in dict.fromkeys(points)]
+        views = [view(plane, p, "effect") for p in dict.fromkeys(points)]
         ic, ir = cols[inside], rows[inside]
         seen = np.max([polygon_fractions(grid, v.polygon(), ic, ir) for v in views], axis=0)
         visible[inside] = seen
@@ -316,7 +321,7 @@ def hex_area(
             slack = float(np.where(inside, open_ - reach, -np.inf).max(initial=0.0))
             # The first step, as on squares: a start hex whose centre a straight line from the origin reaches.
             first = win.holds(starts) & np.max([v.sees(*grid.center(cols, rows)) for v in views], axis=0)
-            walled = _walled_steps(bmap, grid, win, first, math.floor(radius + max(slack, 0.0) + EPS))
+            walled = _walled_steps(plane, grid, win, first, math.floor(radius + max(slack, 0.0) + EPS))
             with np.errstate(invalid="ignore"):
                 detour = np.where(np.isfinite(walled), walled - open_, np.inf)
             mask = inside & ((np.nan_to_num(visible) > EPS) | (reach + detour <= radius + EPS))

@@ -597,9 +597,9 @@ def test_errors():
     with pytest.raises(InvalidValueError, match=r"a Cone is drawn from one of its user's hexes: at \(6, 4\) is not one "
                                                 r"of the size 3 user's at \(4, 4\)"):
         lancer.area(lancer.Cone(3), at=(6, 4), on=g, user=(4, 4), size=3, direction="E")
-    with pytest.raises(InvalidValueError, match=r"a Burst takes no user hex: give a Burst's user's hex as at"):
+    with pytest.raises(InvalidValueError, match=r"a Burst takes no user hex: give its user's hex as at"):
         lancer.area(lancer.Burst(1), at=(4, 4), on=g, user=(4, 4))
-    with pytest.raises(InvalidValueError, match=r"a Blast takes no user hex.*got user=\(4, 4\)"):
+    with pytest.raises(InvalidTypeError, match=r"a Blast's user must be an aoegrid.Token, got \(4, 4\)"):
         lancer.area(lancer.Blast(1), at=(5, 5), on=g, user=(4, 4))
     with pytest.raises(OffGridError, match=r"at \(9, 4\) is off the 9 x 9 hex map"):
         lancer.area(lancer.Blast(1), at=(9, 4), on=g)
@@ -748,3 +748,18 @@ def test_peer_grid_aware_templates_burst(orientation, offset, size, x):
     # cube offsets are Foundry's, whose axes are ours turned a third of a turn. The same shapes.
     turn = (3 if size == 4 else 0) + (2 if orientation == "flat" and size % 2 == 0 else 0)
     assert ours == {lancer._turn_ccw(*c, turn) for c in theirs}
+
+
+def test_a_blast_must_be_in_its_users_range_and_sight():
+    g = ag.HexGrid(12, 6)
+    m = ag.BattleMap(g, walls=[ag.Wall((6.0, 0), (6.0, 6))])
+    mech = ag.Token(1, 2, name="mech")
+    assert len(lancer.area(lancer.Blast(1), at=(4, 2), on=m, user=mech, range=5)) == 7
+    with pytest.raises(ag.IllegalOriginError, match=r"the blast's hex \(4, 2\) is 3 hexes from mech, beyond its range 2"):
+        lancer.area(lancer.Blast(1), at=(4, 2), on=m, user=mech, range=2)
+    with pytest.raises(ag.IllegalOriginError, match=r"mech cannot see the blast's hex \(8, 2\)"):
+        lancer.area(lancer.Blast(1), at=(8, 2), on=m, user=mech, range=10)
+    with pytest.raises(ag.InvalidValueError, match="range= is counted from its user"):
+        lancer.area(lancer.Blast(1), at=(8, 2), on=m, range=10)
+    with pytest.raises(ag.InvalidValueError, match="range= is a Blast's"):
+        lancer.area(lancer.Burst(1), at=(8, 2), on=m, range=10)

@@ -210,10 +210,19 @@ class HexArea:
         return "\n".join(lines)
 
     def plot(self, ax: Axes | None = None, **kw: Any) -> Any:
-        """Draw the map's hexes, the area and its creatures (:func:`aoegrid.plotting.plot_hex_area`)."""
-        from aoegrid.plotting import plot_hex_area
+        """Draw the map's hexes, the area and its creatures (:func:`aoegrid.hexplot.plot_hex_area`, same options).
 
-        return plot_hex_area(self, ax=ax, **kw)
+        Returns the :class:`~aoegrid.plotting.Drawing` of what was drawn.
+        """
+        from aoegrid.hexplot import plot_hex_area
+
+        return plot_hex_area(self, ax, **kw)
+
+    def _repr_png_(self) -> bytes:
+        """The picture Jupyter shows (drawn without touching pyplot's state)."""
+        from aoegrid.hexplot import hex_png_bytes
+
+        return hex_png_bytes(self)
 
 
 def hex_area(

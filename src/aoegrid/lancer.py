@@ -66,8 +66,8 @@ from numpy.typing import NDArray
 
 from aoegrid._validate import count, shown
 from aoegrid.battlemap import BattleMapCore, hex_footprint
-from aoegrid.errors import InvalidTypeError, InvalidValueError, OffGridError
-from aoegrid.hexcells import visible_fractions
+from aoegrid.errors import IllegalOriginError, InvalidTypeError, InvalidValueError, OffGridError
+from aoegrid.hexcells import view, visible_fractions
 from aoegrid.hexgrid import HexGrid
 from aoegrid.tokens import Token
 
@@ -446,6 +446,7 @@ def area(
     user: Any = None,
     size: object = 1,
     direction: Any = None,
+    range: int | None = None,
 ) -> LancerArea:
     """The hexes Lancer pattern ``pattern`` covers.
 
@@ -460,9 +461,13 @@ def area(
     on : HexGrid or BattleMap
         A BattleMap must be on a HexGrid; its walls cut the area (see the
         module) and its tokens are :meth:`LancerArea.targets`' default.
-    user : (col, row), optional
+    user : (col, row) or Token, optional
         Cone and Line: the hex the user stands on (``at`` by default), whose
-        :func:`footprint` of ``size`` must hold ``at``.
+        :func:`footprint` of ``size`` must hold ``at``. Blast: the creature
+        (a Token) placing it, which must see the blast's hex (a straight line
+        from its footprint's centre or one of its hexes' centres to the
+        blast hex's centre crossing no wall blocking sight) and have it in
+        ``range``.
     size : {0.5, 1, 2, 3, 4, 5}
         The user's Lancer size: a Burst spreads from all its hexes
         (:func:`footprint` at ``at``); Cones and Lines leave them out. Not
@@ -474,6 +479,9 @@ def area(
         ``"NW"``, ``"N"``, ``"NE"`` on flat-top), or a hex to aim at: a Cone
         takes the direction whose cone holds that hex, a Line runs straight
         through its centre (any direction). None for Bursts and Blasts.
+    range : int, optional
+        A Blast's range in hexes, counted from ``user`` by
+        :func:`range_between`.
 
     Returns
     -------
@@ -485,6 +493,8 @@ def area(
         For a bad argument; the message names it.
     OffGridError
         When ``at`` is off the map.
+    IllegalOriginError
+        When a Blast's hex is out of its user's ``range`` or sight.
 
     Examples
     --------
@@ -524,15 +534,17 @@ def area(
     n = hexes_across(size)
     rows, cols = np.indices(grid.shape)
     d = None
-    if user is not None and isinstance(pattern, (Burst, Blast)):
+    if user is not None and isinstance(pattern, Burst):
         raise InvalidValueError(
-            f"a {type(pattern).__name__} takes no user hex: give a Burst's user's hex as at, and check "
-            f"a Blast's range with range_between; got user={shown(user)}"
+            f"a Burst takes no user hex: give its user's hex as at (and its size as size); got user={shown(user)}"
         )
+    if range is not None and not isinstance(pattern, Blast):
+        raise InvalidValueError(f"range= is a Blast's: a {type(pattern).__name__} starts at its user")
     if isinstance(pattern, Blast):
         if n != 1:
             raise InvalidValueError(f"a Blast is drawn round a hex, not a creature: size must be 1, got {shown(size)}")
         _no_direction(direction, pattern)
+        _check_blast(grid, bmap, (col, row), user, range)
         hexes_of_user: list[Hex] = []
         mask = grid.hexes_within((col, row), pattern.radius)
         center = grid.center(col, row)
@@ -575,6 +587,30 @@ def area(
     return LancerArea(
         pattern, grid, bmap, (col, row), tuple(hexes_of_user), d, (float(center[0]), float(center[1])), mask
     )
+
+
+def _check_blast(grid: HexGrid, bmap: BattleMapCore | None, at: Hex, user: Any, range: int | None) -> None:
+    """Refuse a Blast's hex out of its user's range (hex steps) or sight."""
+    if user is None:
+        if range is not None:
+            raise InvalidValueError("a Blast's range= is counted from its user: pass user= (a Token) too")
+        return
+    if not isinstance(user, Token):
+        raise InvalidTypeError(f"a Blast's user must be an aoegrid.Token, got {shown(user)}")
+    if range is not None:
+        limit = _whole(range, "range")
+        steps = range_between(grid, user, at)
+        if steps > limit:
+            raise IllegalOriginError(
+                f"the blast's hex {at} is {steps} hexes from {user.label}, beyond its range {limit}", "range"
+            )
+    if bmap is None:
+        return
+    hexes = hex_footprint(grid, user)
+    points = [grid.footprint_center(user.x, user.y, user.footprint[0]), *(grid.center(c, r) for c, r in hexes)]
+    tx, ty = grid.center(*at)
+    if not any(bool(view(bmap, p, "sight").sees(np.array(tx), np.array(ty))) for p in dict.fromkeys(points)):
+        raise IllegalOriginError(f"{user.label} cannot see the blast's hex {at}: a wall blocks every line", "sight")
 
 
 def _far_end(grid: HexGrid, at: Hex, toward: Hex, length: int) -> tuple[tuple[int, int, int], int | None]:

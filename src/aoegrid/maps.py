@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from aoegrid.battlemap import BattleMapCore
+from aoegrid.hexgrid import HexGrid
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -32,19 +33,32 @@ class BattleMap(BattleMapCore):
         >>> ax.get_title(), ax.get_xlim()
         ('a wall', (np.float64(0.0), np.float64(6.0)))
         """
-        # The pictures' module is loaded when a picture is asked for.
+        # The pictures' modules are loaded when a picture is asked for.
+        if isinstance(self.grid, HexGrid):
+            from aoegrid.hexplot import plot_hex_map
+
+            return plot_hex_map(self, ax, **kw).ax
         from aoegrid.plotting import plot_map
 
         return plot_map(self, ax, **kw).ax
 
     def _repr_png_(self) -> bytes:
         """The picture Jupyter shows (drawn without touching pyplot's state)."""
+        if isinstance(self.grid, HexGrid):
+            from aoegrid.hexplot import hex_png_bytes
+
+            return hex_png_bytes(self)
         from aoegrid.plotting import png_bytes
 
         return png_bytes(self)
 
-    def _repr_html_(self) -> str:
-        """An inline SVG of the picture, each token with a tooltip (:func:`aoegrid.plotting.html_of`)."""
+    def _repr_html_(self) -> str | None:
+        """An inline SVG of the picture, each token with a tooltip (:func:`aoegrid.plotting.html_of`).
+
+        None on a hex grid: Jupyter shows the PNG (:meth:`_repr_png_`).
+        """
+        if isinstance(self.grid, HexGrid):
+            return None
         from aoegrid.plotting import html_of
 
         return html_of(self)

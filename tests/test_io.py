@@ -643,7 +643,8 @@ def test_absurd_size_is_refused_before_reading_walls(tmp_path, monkeypatch):
         (lambda d: d["walls"].append({"c": [1, 2, 3, float("nan")]}), r"walls\[0\]\.c\[3\] must be a finite number"),
         (lambda d: d["walls"].append({"c": [1, 2, 3, 4], "sight": 7}), r"walls\[0\]\.sight must be one of 0, 1, 2, 10, 20"),
         (lambda d: d["walls"].append({"c": [1, 2, 3, 4], "dir": 3}), r"walls\[0\]\.dir must be one of 0, 1, 2, got 3"),
-        (lambda d: d["grid"].update(type=2), r"grid\.type is 2, a hex grid"),
+        (lambda d: d["grid"].update(type=7), (r"grid\.type must be one of 0 \(gridless\), 1 \(square\), 2 \(hex odd-r\), "
+                                              r"3 \(hex even-r\), 4 \(hex odd-q\), 5 \(hex even-q\), got 7")),
         (lambda d: d["grid"].update(size="big"), r"grid\.size must be a number"),
         (lambda d: d.update(width=10**9, height=10**9), r"width and height gives a 10,000,000 x 10,000,000 grid"),
         (lambda d: d.update(padding=2), r"padding must be between 0 and 1, got 2"),

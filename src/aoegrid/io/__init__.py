@@ -47,7 +47,7 @@ Examples
 from aoegrid.io.common import Level, Light, MapFileError, MapInfo, decode_text
 from aoegrid.io.foundry import add_templates, read_foundry
 from aoegrid.io.load import load_map
-from aoegrid.io.text import read_text_map
+from aoegrid.io.text import hex_text, read_text_map
 from aoegrid.io.uvtt import demo_map, read_uvtt
 
 __all__ = [
@@ -58,6 +58,7 @@ __all__ = [
     "add_templates",
     "decode_text",
     "demo_map",
+    "hex_text",
     "load_map",
     "read_foundry",
     "read_text_map",

@@ -195,7 +195,8 @@ class MapInfo:
     pixels_per_square : float or None
         Pixels per square in the file's coordinates: Universal VTT's
         ``resolution.pixels_per_grid``, Foundry's grid size; None for text
-        maps.
+        maps. On a hex map, pixels per unit of map coordinates: a hex's
+        flat-to-flat size.
     offset : (x, y)
         Where grid point (0, 0) lies in the file's pixels, so square
         ``(x, y)``'s top-left corner is at ``(x * pixels_per_square +
@@ -204,7 +205,10 @@ class MapInfo:
         Universal VTT: ``resolution.map_origin`` times ``pixels_per_grid``
         (the uncropped canvas the file's walls are drawn on; its embedded
         image is cropped to the map, so in the image's own pixels grid
-        (0, 0) is pixel (0, 0)). ``(0, 0)`` for text maps.
+        (0, 0) is pixel (0, 0)). ``(0, 0)`` for text maps. On a hex map the
+        pixel of map point ``(0, 0)``, the top-left of the hexes' bounding
+        box: map point ``(x, y)`` is pixel ``(x * pixels_per_square +
+        offset[0], y * pixels_per_square + offset[1])``.
     lights : tuple of Light
     notes : tuple of str
         Everything odd found while reading, e.g. ``"dropped 4 zero-length

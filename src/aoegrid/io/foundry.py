@@ -9,6 +9,10 @@ grid size and the padding in :class:`~aoegrid.io.MapInfo`
 the scene's pixels: :func:`aoegrid.export.foundry_template` makes a
 ``MeasuredTemplate`` document of an area, and :func:`add_templates` writes a
 copy of the scene holding it.
+
+Hex scenes (grid types 2 to 5) are read onto a :class:`~aoegrid.HexGrid` as
+Foundry lays its hexes out (:func:`hex_scene`: sizes, padding, legacy
+hexes); :func:`foundry_token_hexes` gives the hexes Foundry shows a token on.
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +31,12 @@ import shapely
 import shapely.affinity
 from numpy.typing import NDArray
 
-from aoegrid.errors import InvalidTypeError, InvalidValueError
+from aoegrid._validate import non_negative, positive
+from aoegrid.errors import GridTooLargeError, InvalidTypeError, InvalidValueError
 from aoegrid.floors import Floor
 from aoegrid.grid import Grid
+from aoegrid.gridless import Gridless, OpenToken
+from aoegrid.hexgrid import HexGrid
 from aoegrid.io.common import (
     TOL,
     Fields,
@@ -46,7 +55,16 @@ from aoegrid.maps import BattleMap
 from aoegrid.tokens import Token
 from aoegrid.walls import Channel, Wall, WallKind
 
-__all__ = ["TEMPLATE_TYPES", "add_templates", "read_foundry"]
+__all__ = ["GRID_TYPES", "TEMPLATE_TYPES", "HexScene", "add_templates", "foundry_token_hexes", "hex_scene", "read_foundry"]
+
+def _grid_type(f: Fields, g: dict[str, Any], key: str, at: str) -> int:
+    """The scene's grid type, one of :data:`GRID_TYPES` (1, square, when missing)."""
+    value = g.get(key, 1)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value not in GRID_TYPES:
+        valid = ", ".join(f"{k} ({v})" for k, v in GRID_TYPES.items())
+        f.fail(f.name(at, key), f"must be one of {valid}, got {show(value)}")
+    return int(value)
+
 
 #: Foundry's ``CONST.MEASURED_TEMPLATE_TYPES``.
 TEMPLATE_TYPES = ("circle", "cone", "rect", "ray")
@@ -82,7 +100,7 @@ def read_foundry(path: str | os.PathLike[str], *, invisible_blocks_effect: bool 
     Returns
     -------
     BattleMap
-        ``ceil(width / size)`` x ``ceil(height / size)`` squares, one per
+        On a square scene (grid type 1), ``ceil(width / size)`` x ``ceil(height / size)`` squares, one per
         grid square of the scene, sized by the scene's grid distance and
         units. Wall pixels are put on the grid by subtracting the scene
         padding (``ceil(width * padding / size) * size`` across, the same
@@ -91,6 +109,32 @@ def read_foundry(path: str | os.PathLike[str], *, invisible_blocks_effect: bool 
         image and is ignored. ``info.pixels_per_square`` is the grid size and
         ``info.offset`` the padding in pixels; ``info.background`` the
         background image's path (``background.src``, v10+; ``img`` before).
+
+        On a hex scene (grid types 2 to 5), the
+        ``HexGrid.from_foundry_type(type, columns, rows, size=distance,
+        units=units)`` of the hexes Foundry lays on the scene's rectangle
+        (:func:`hex_scene`: ``grid.size`` is a hex's flat-to-flat size, its
+        corner-to-corner size in a legacy scene, ``flags.core.legacyHex``
+        or the 0.7 to v9 layout; the padding rounds to whole rows and
+        columns of hexes as Foundry's does). Walls and tiles are put in map
+        coordinates, one hex width to the unit from the top-left of the
+        hexes' bounding box: ``info.pixels_per_square`` is a hex's
+        flat-to-flat size in pixels and ``info.offset`` the pixel of map
+        point ``(0, 0)``, so a map point ``(x, y)`` is pixel ``(x *
+        pixels_per_square + offset[0], y * pixels_per_square + offset[1])``.
+        Regions are not read (terrain is for square grids; a note counts
+        them).
+
+        On a gridless scene (grid type 0), a :class:`~aoegrid.gridless.Gridless`
+        map in the scene's units: ``width * distance / size`` by ``height *
+        distance / size``, a grid unit (``distance``) a Medium creature's
+        space; points are pixels less the padding (whole grid sizes, as on
+        squares) times ``distance / size``, and ``info.pixels_per_square``
+        is ``size / distance``. Tokens become
+        :class:`~aoegrid.gridless.OpenToken` at their centre: a rectangle
+        ``width`` x ``height`` grid units (Foundry's tokens), a circle for
+        V13's ellipse shapes (``shape`` 0 or 1) as wide as tall; one whose
+        centre is off the map is skipped with a note.
 
     Notes
     -----
@@ -121,7 +165,19 @@ def read_foundry(path: str | os.PathLike[str], *, invisible_blocks_effect: bool 
     its square is put on the nearest square, one smaller than a square
     takes a square, and one without a position or off the map is skipped,
     each with a note in ``info.notes``. Lights and templates are skipped (a
-    note counts them). Hex grids are refused.
+    note counts them).
+
+    On a hex scene a token stands on the hexes Foundry shows it on
+    (:func:`foundry_token_hexes`: its position, ``width`` and ``height`` in
+    hexes and its ``shape``, V13, or ``hexagonalShape``, V12; V13's default
+    ``RECTANGLE_1`` when it has neither) and becomes ``Token(col, row,
+    size=n)``, ``n`` its width in hexes: the creature filling
+    :meth:`HexGrid.footprint(col, row, n) <aoegrid.HexGrid.footprint>` (1,
+    3, 7, 12 hexes...). Foundry's ellipses of ``n`` hexes (``ELLIPSE_1``
+    for odd ``n``, ``ELLIPSE_2`` for even) are exactly those; any other
+    shape (a two-hex ``ELLIPSE_1`` or ``RECTANGLE_1``: two hexes above
+    one) or size (2 x 1, 0.5) is put where the footprint shares most hexes
+    with it, its centre nearest theirs, with a note.
 
     Heights: a token's ``elevation`` (negative below the ground) and the
     Wall Height module's ``flags["wall-height"].tokenHeight`` (scene
@@ -164,7 +220,7 @@ def read_foundry(path: str | os.PathLike[str], *, invisible_blocks_effect: bool 
     ------
     MapFileError
         Invalid JSON, a missing ``walls`` list or grid size, a field of the
-        wrong type or out of range, a NaN coordinate, a hex grid, a wall
+        wrong type or out of range (a grid type not in :data:`GRID_TYPES`), a NaN coordinate, a wall
         whose Wall Height bottom is above its top, a Levels tile that is no
         valid floor, or a scene too large for this machine.
     OSError
@@ -200,11 +256,7 @@ def foundry_map(src: JsonFile, *, invisible_blocks_effect: bool = True) -> Battl
         fmt, g, at, keys = "foundry 0.7-v9", d, "", ("grid", "gridType", "gridDistance", "gridUnits")
     size_key, type_key, distance_key, units_key = keys
     size = f.number(g, size_key, at, positive=True)
-    grid_type = f.choice(g, type_key, at, (0, 1, 2, 3, 4, 5), default=1)
-    if grid_type > 1:
-        f.fail(f.name(at, type_key), f"is {grid_type}, a hex grid: aoegrid reads square grids only")
-    if grid_type == 0:
-        notes.append("gridless scene: read on a square grid of its grid size")
+    grid_type = _grid_type(f, g, type_key, at)
     distance = f.number(g, distance_key, at, default=5, positive=True)
     units = f.text(g, units_key, at, default="ft").strip()
     if not units:
@@ -215,9 +267,48 @@ def foundry_map(src: JsonFile, *, invisible_blocks_effect: bool = True) -> Battl
     padding = f.number(d, "padding", default=0.25)
     if not 0 <= padding <= 1:
         f.fail("padding", f"must be between 0 and 1, got {show(padding)}")
-    grid = make_grid(f, "width and height", width / size, height / size, notes, square=distance, units=units)
-    # Foundry pads by whole grid squares, so walls drawn on grid lines stay on them.
-    shift = (math.ceil(width * padding / size), math.ceil(height * padding / size))
+    to_map: Callable[[float, float], tuple[float, float]]
+    hexes: HexScene | None = None
+    grid: Grid | HexGrid | Gridless
+    if grid_type == 0:
+        # GridlessGrid#calculateDimensions pads by whole grid sizes, as squares are padded.
+        pad = (math.ceil((padding * width) * (1 / size)) * size, math.ceil((padding * height) * (1 / size)) * size)
+        scale = distance / size
+        try:
+            grid = Gridless(width * scale, height * scale, units=units, square=distance)
+        except InvalidValueError as exc:
+            f.fail("width and height", f"give no gridless map: {exc}")
+
+        def to_map(x: float, y: float) -> tuple[float, float]:
+            return ((x - pad[0]) * scale, (y - pad[1]) * scale)
+
+        pixels, offset = size / distance, pad
+        place: Place = partial(_open_place, to_map=to_map, size=size, distance=distance, table=grid, notes=notes)
+    elif grid_type in HEX_TYPES:
+        # Pre-V10 scenes (no grid object) are legacy hexes: Foundry V12's migrateLegacyHexFlag marks every
+        # hex scene without _stats.coreVersion so (foundryvtt/dist/database/documents/scene.mjs).
+        legacy = _flags(d, "core").get("legacyHex") is True or fmt == "foundry 0.7-v9"
+        if legacy:
+            notes.append("legacy hex scene (flags.core.legacyHex, made before Foundry V10): its grid size is the "
+                         "hexes' corner-to-corner size, its padding whole grid sizes")
+        try:
+            hexes = hex_scene(grid_type, size, width, height, padding, legacy=legacy, distance=distance,
+                              units=units)
+        except GridTooLargeError as exc:
+            f.fail("width and height", f"give a hex grid too large: {exc}")
+        grid = hexes.grid
+        to_map, pixels, offset = hexes.to_map, hexes.pixels, hexes.origin
+        place = partial(_hex_place, hexes=hexes, notes=notes)
+    else:
+        grid = make_grid(f, "width and height", width / size, height / size, notes, square=distance, units=units)
+        # Foundry pads by whole grid squares, so walls drawn on grid lines stay on them.
+        shift = (math.ceil(width * padding / size), math.ceil(height * padding / size))
+
+        def to_map(x: float, y: float) -> tuple[float, float]:
+            return (x / size - shift[0], y / size - shift[1])
+
+        pixels, offset = size, (shift[0] * size, shift[1] * size)
+        place = partial(_square_place, grid=grid, size=size, shift=shift, notes=notes)
 
     walls: list[Wall] = []
     zero = limited = proximity = inert = 0
@@ -228,8 +319,8 @@ def foundry_map(src: JsonFile, *, invisible_blocks_effect: bool = True) -> Battl
         if len(c) != 4:
             f.fail(f.name(at, "c"), f"must be 4 numbers [x0, y0, x1, y1], got {len(c)}")
         x0, y0, x1, y1 = (f.number(c, j, f.name(at, "c")) for j in range(4))
-        a = f.on_grid(f.name(at, "c"), (x0 / size - shift[0], y0 / size - shift[1]))
-        b = f.on_grid(f.name(at, "c"), (x1 / size - shift[0], y1 / size - shift[1]))
+        a = f.on_grid(f.name(at, "c"), to_map(x0, y0))
+        b = f.on_grid(f.name(at, "c"), to_map(x1, y1))
         if a == b:
             zero += 1
             continue
@@ -267,15 +358,19 @@ def foundry_map(src: JsonFile, *, invisible_blocks_effect: bool = True) -> Battl
                         "{n} wall{s} on V14 scene levels (a wall's levels): the heights of their levels are not "
                         "read (Wall Height bounds are)")
     levels = _levels(d, distance, notes)
-    floors = _floors(f, d, size, shift, notes)
-    tokens = _tokens(d, grid, size, shift, notes)
+    floors = _floors(f, d, to_map, pixels, notes)
+    tokens = _tokens(d, place, notes)
     background = _background(d, fmt, notes)
     for key in ("lights", "templates"):
         if isinstance(d.get(key), list):
             notes += count_note(len(d[key]), f"skipped {{n}} {key[:-1]}{{s}} (not read)")
-    terrain = _terrain(f, d, grid, size, shift, notes)
-    offset = (shift[0] * size, shift[1] * size)
-    info = MapInfo(src.source, fmt, size, offset, (), tuple(notes), background, levels)
+    if isinstance(grid, Grid):
+        terrain = _terrain(f, d, grid, size, shift, notes)
+    else:
+        terrain = None
+        if isinstance(d.get("regions"), list):
+            notes += count_note(len(d["regions"]), "skipped {n} region{s}: terrain is read on square grids only")
+    info = MapInfo(src.source, fmt, pixels, offset, (), tuple(notes), background, levels)
     return BattleMap(grid, walls, tokens, info=info, terrain=terrain, floors=floors)
 
 
@@ -527,7 +622,8 @@ def _core_level(doc: Any, at: str, notes: list[str]) -> Level | None:
     return Level(ends[0], ends[1], name if isinstance(name, str) else "")
 
 
-def _floors(f: Fields, d: dict[str, Any], size: float, shift: tuple[int, int], notes: list[str]) -> list[Floor]:
+def _floors(f: Fields, d: dict[str, Any], to_map: Callable[[float, float], tuple[float, float]], size: float,
+            notes: list[str]) -> list[Floor]:
     """The Levels module's tiles as floors: each tile's rectangle at its elevation.
 
     Levels tests a line against every tile not marked ``noCollision`` ("Allow Sight") as a plane at
@@ -558,7 +654,7 @@ def _floors(f: Fields, d: dict[str, Any], size: float, shift: tuple[int, int], n
         else:  # Levels reads a tile without a bottom as -Infinity: no plane
             unplaced += 1
             continue
-        x, y = f.on_grid(at, (f.number(tile, "x", at) / size - shift[0], f.number(tile, "y", at) / size - shift[1]))
+        x, y = f.on_grid(at, to_map(f.number(tile, "x", at), f.number(tile, "y", at)))
         w, h = f.number(tile, "width", at) / size, f.number(tile, "height", at) / size
         rectangle = shapely.Polygon([(x, y), (x + w, y), (x + w, y + h), (x, y + h)])
         turn = f.number(tile, "rotation", at, default=0.0)
@@ -582,7 +678,12 @@ def _floors(f: Fields, d: dict[str, Any], size: float, shift: tuple[int, int], n
 DISPOSITIONS = {-1: "hostile", 0: "neutral", 1: "friendly"}
 
 
-def _tokens(d: dict[str, Any], grid: Grid, size: float, shift: tuple[int, int], notes: list[str]) -> list[Token]:
+#: Where a token stands, from the token and its top-left pixel ``x``, ``y``: the aoegrid creature made once given
+#: its ``name``, ``elevation``, ``height`` and ``tags``; None skips it.
+Place = Callable[[dict[str, Any], str, float, float], "Callable[..., Token | OpenToken] | None"]
+
+
+def _tokens(d: dict[str, Any], place: Place, notes: list[str]) -> list[Token]:
     """The scene's tokens on the grid; an odd token gives a note, never an error.
 
     Tokens are what a bot reads most and what scene editors leave most
@@ -609,17 +710,8 @@ def _tokens(d: dict[str, Any], grid: Grid, size: float, shift: tuple[int, int], 
         if x is None or y is None:
             notes.append(f"{at} has no usable x and y: skipped")
             continue
-        gx, gy = x / size - shift[0], y / size - shift[1]
-        sx, sy = round(gx), round(gy)
-        if abs(gx - sx) > TOL or abs(gy - sy) > TOL:
-            notes.append(f"{at} at {gx:g}, {gy:g} squares is not on a square: put on square ({sx}, {sy})")
-        width = _token_number(t, "width", at, 1.0, notes, positive=True) or 1.0
-        height = _token_number(t, "height", at, 1.0, notes, positive=True) or 1.0
-        w, h = max(1, round(width)), max(1, round(height))
-        if abs(width - w) > TOL or abs(height - h) > TOL:
-            notes.append(f"{at} is {width:g} x {height:g} squares: read as {w} x {h} (spaces are whole squares)")
-        if sx < 0 or sy < 0 or sx + w > grid.width or sy + h > grid.height:
-            notes.append(f"{at} at square ({sx}, {sy}) is not wholly on the {grid.width} x {grid.height} map: skipped")
+        placed = place(t, at, x, y)
+        if placed is None:
             continue
         elevation = _token_number(t, "elevation", at, 0.0, notes) or 0.0
         height = _token_height(t, at, notes)
@@ -629,9 +721,87 @@ def _tokens(d: dict[str, Any], grid: Grid, size: float, shift: tuple[int, int], 
             tags = frozenset({DISPOSITIONS[disposition]})
         elif "disposition" in t:
             notes.append(f"{at} disposition must be -1, 0 or 1, got {show(disposition)}: no disposition tag")
-        out.append(Token(sx, sy, size=w if w == h else (w, h), name=name, elevation=elevation, height=height,
-                         tags=tags))
+        out.append(placed(name=name, elevation=elevation, height=height, tags=tags))
     return out
+
+
+def _square_place(t: dict[str, Any], at: str, x: float, y: float, grid: Grid, size: float, shift: tuple[int, int],
+                  notes: list[str]) -> Callable[..., Token] | None:
+    """A token's square and footprint: its top-left pixel less the padding, over the grid size."""
+    gx, gy = x / size - shift[0], y / size - shift[1]
+    sx, sy = round(gx), round(gy)
+    if abs(gx - sx) > TOL or abs(gy - sy) > TOL:
+        notes.append(f"{at} at {gx:g}, {gy:g} squares is not on a square: put on square ({sx}, {sy})")
+    width = _token_number(t, "width", at, 1.0, notes, positive=True) or 1.0
+    height = _token_number(t, "height", at, 1.0, notes, positive=True) or 1.0
+    w, h = max(1, round(width)), max(1, round(height))
+    if abs(width - w) > TOL or abs(height - h) > TOL:
+        notes.append(f"{at} is {width:g} x {height:g} squares: read as {w} x {h} (spaces are whole squares)")
+    if sx < 0 or sy < 0 or sx + w > grid.width or sy + h > grid.height:
+        notes.append(f"{at} at square ({sx}, {sy}) is not wholly on the {grid.width} x {grid.height} map: skipped")
+        return None
+    return partial(Token, sx, sy, size=w if w == h else (w, h))
+
+
+def _hex_place(t: dict[str, Any], at: str, x: float, y: float, hexes: HexScene,
+               notes: list[str]) -> Callable[..., Token] | None:
+    """A token's hex and size on a hex scene (see :func:`read_foundry`)."""
+    width = _token_number(t, "width", at, 1.0, notes, positive=True) or 1.0
+    height = _token_number(t, "height", at, 1.0, notes, positive=True) or 1.0
+    key = "shape" if "shape" in t else "hexagonalShape"
+    shape = t.get(key, _RECTANGLE_1)
+    if isinstance(shape, bool) or shape not in TOKEN_SHAPES:
+        notes.append(f"{at} {key} must be one of {', '.join(f'{k} ({v})' for k, v in TOKEN_SHAPES.items())}, "
+                     f"got {show(shape)}: read as 4 (RECTANGLE_1)")
+        shape = _RECTANGLE_1
+    filled = foundry_token_hexes(hexes, x, y, width, height, int(shape))
+    w, h = _js_round(width * 2) / 2, _js_round(height * 2) / 2
+    n = max(1, _js_round(max(w, h)))
+    if w != h or not w.is_integer():
+        notes.append(f"{at} is {width:g} x {height:g} hexes: read as a creature {n} hex{'es' if n > 1 else ''} "
+                     f"across")
+    g = hexes.grid
+    wanted = set(filled)
+    cx = sum(g.center(*hx)[0] for hx in filled) / len(filled)
+    cy = sum(g.center(*hx)[1] for hx in filled) / len(filled)
+
+    def score(hx: tuple[int, int]) -> tuple[int, float, int, int]:
+        fx, fy = g.footprint_center(*hx, n)
+        return (-len(wanted.intersection(g.footprint(*hx, n))), math.hypot(fx - cx, fy - cy), hx[1], hx[0])
+
+    col, row = min(filled, key=score)
+    footprint = g.footprint(col, row, n)
+    if set(footprint) != wanted:
+        notes.append(f"{at} fills hexes {_hexes(filled)} in Foundry ({TOKEN_SHAPES[int(shape)]}): read as "
+                     f"{n} hex{'es' if n > 1 else ''} across on ({col}, {row}), hexes {_hexes(footprint)}")
+    cols, rows = np.array(footprint).T
+    if not np.all(g.contains(cols, rows)):
+        notes.append(f"{at} on hex ({col}, {row}) is not wholly on the {g.width} x {g.height} hex map: skipped")
+        return None
+    return partial(Token, col, row, size=n)
+
+
+def _open_place(t: dict[str, Any], at: str, x: float, y: float, to_map: Callable[[float, float], tuple[float, float]],
+                size: float, distance: float, table: Gridless, notes: list[str]) -> Callable[..., OpenToken] | None:
+    """A token on a gridless scene: its centre, and its rectangle (or circle) in the scene's units."""
+    width = _token_number(t, "width", at, 1.0, notes, positive=True) or 1.0
+    height = _token_number(t, "height", at, 1.0, notes, positive=True) or 1.0
+    cx, cy = to_map(x + width * size / 2, y + height * size / 2)
+    if not (0 <= cx <= table.width and 0 <= cy <= table.height):
+        notes.append(f"{at} centred at ({cx:g}, {cy:g}) {table.units} is not on the {table.width:g} x "
+                     f"{table.height:g} {table.units} map: skipped")
+        return None
+    # V13's ellipse shapes (0, 1) are drawn round; rectangles (its default), and every token before, square.
+    if t.get("shape") in (0, 1):
+        if width == height:
+            return partial(OpenToken, cx, cy, size=width)
+        notes.append(f"{at} is an ellipse {width:g} x {height:g} grid units: read as its rectangle")
+    return partial(OpenToken, cx, cy, size=max(width, height), footprint="rect", width=width * distance,
+                   depth=height * distance)
+
+
+def _hexes(hexes: list[tuple[int, int]]) -> str:
+    return " ".join(f"({c}, {r})" for c, r in hexes)
 
 
 def _token_height(t: dict[str, Any], at: str, notes: list[str]) -> float | None:
@@ -772,3 +942,336 @@ def _local_file(path: object, what: str) -> Path:
     if not isinstance(out, Path):
         raise InvalidTypeError(f"{what} must be a file path (a string or a path), got {show(path)}")
     return out
+
+
+# -- hex scenes -------------------------------------------------------------------------------
+
+#: Foundry's grid types (``CONST.GRID_TYPES``): what each is.
+GRID_TYPES = {0: "gridless", 1: "square", 2: "hex odd-r", 3: "hex even-r", 4: "hex odd-q", 5: "hex even-q"}
+#: The hex grid types (pointy-top rows 2 and 3, flat-top columns 4 and 5).
+HEX_TYPES = (2, 3, 4, 5)
+_SQRT3 = math.sqrt(3.0)
+#: Foundry's own slack when it counts hexes (``- 1e-6`` in ``calculateDimensions``).
+_SLACK = 1e-6
+#: Foundry's token shapes (``CONST.TOKEN_SHAPES``; ``TOKEN_HEXAGONAL_SHAPES`` in V12).
+TOKEN_SHAPES = {0: "ELLIPSE_1", 1: "ELLIPSE_2", 2: "TRAPEZOID_1", 3: "TRAPEZOID_2", 4: "RECTANGLE_1",
+                5: "RECTANGLE_2"}
+_RECTANGLE_1 = 4
+
+
+def _js_round(value: float) -> int:
+    """JavaScript's ``Math.round``: halves go up (Python's ``round`` takes them to even)."""
+    return math.floor(value + 0.5)
+
+
+@dataclass(frozen=True)
+class HexScene:
+    """Where a Foundry hex scene's hexes lie in its pixels, and aoegrid's :class:`~aoegrid.HexGrid` of them.
+
+    Made by :func:`hex_scene`. Foundry lays its hexes on the whole canvas
+    (scene and padding), hex ``(i, j)`` (row, column) from the canvas's top
+    left; aoegrid's grid holds the hexes of the scene's rectangle, hex
+    ``(col, row)`` from its top left, in map coordinates one hex width (the
+    flats' distance, ``pixels`` pixels) to the unit.
+
+    Attributes
+    ----------
+    grid : HexGrid
+    pixels : float
+        A hex's flat-to-flat size in pixels: one unit of map coordinates.
+    origin : (float, float)
+        The scene pixel of map point ``(0, 0)``.
+    columns, even : bool
+        Foundry's lattice: flat-top columns (types 4, 5) or pointy-top rows;
+        even or odd rows (columns) shoved.
+    first : int
+        Foundry's row (column, for flat-top hexes) that is the map's row
+        (column) 0.
+    starts : (int, int)
+        Foundry's column (row) that is the map's column (row) 0, in Foundry's
+        even and in its odd rows (columns).
+    """
+
+    grid: HexGrid
+    pixels: float
+    origin: tuple[float, float]
+    columns: bool
+    even: bool
+    first: int
+    starts: tuple[int, int]
+
+    def to_map(self, px: float, py: float) -> tuple[float, float]:
+        """Scene pixel ``(px, py)`` in map coordinates (hex widths from the map's top left)."""
+        return ((px - self.origin[0]) / self.pixels, (py - self.origin[1]) / self.pixels)
+
+    def to_pixels(self, x: float, y: float) -> tuple[float, float]:
+        """Map point ``(x, y)`` in scene pixels: where a template at that point is placed.
+
+        Examples
+        --------
+        >>> h = hex_scene(2, 100, 1000, 800, 0.25)
+        >>> [round(v, 2) for v in h.to_pixels(*h.grid.center(0, 0))]     # hex (0, 0)'s centre
+        [350.0, 317.54]
+        """
+        return (x * self.pixels + self.origin[0], y * self.pixels + self.origin[1])
+
+    def to_hex(self, i: int, j: int) -> tuple[int, int]:
+        """The map hex ``(col, row)`` that is Foundry's hex ``(i, j)`` (its row and column on the canvas)."""
+        a, b = (j, i) if self.columns else (i, j)
+        r, c = a - self.first, b - self.starts[a % 2]
+        return (r, c) if self.columns else (c, r)
+
+    def from_hex(self, col: int, row: int) -> tuple[int, int]:
+        """Foundry's hex ``(i, j)`` (row, column on the canvas) of map hex ``(col, row)``."""
+        r, c = (col, row) if self.columns else (row, col)
+        a = r + self.first
+        b = c + self.starts[a % 2]
+        return (b, a) if self.columns else (a, b)
+
+
+def hex_scene(
+    grid_type: int, size: float, width: float, height: float, padding: float = 0.25, *, legacy: bool = False,
+    distance: float = 5.0, units: str = "ft",
+) -> HexScene:
+    """The hexes of a Foundry hex scene: aoegrid's grid of them and where they lie in the scene's pixels.
+
+    Parameters
+    ----------
+    grid_type : int
+        Foundry's ``grid.type``: 2 (odd-r), 3 (even-r), 4 (odd-q) or 5 (even-q).
+    size : float
+        ``grid.size`` in pixels: a hex's flat-to-flat size (Foundry V10 and
+        later); with ``legacy``, its corner-to-corner size.
+    width, height : float
+        The scene's size in pixels (without padding).
+    padding : float
+        The scene's ``padding`` (a fraction of its size on each side).
+    legacy : bool
+        Foundry's ``flags.core.legacyHex``: a scene made before V10.
+    distance : float
+        ``grid.distance``: a hex's size in ``units``.
+    units : str
+
+    Returns
+    -------
+    HexScene
+
+    Notes
+    -----
+    As Foundry V12 and V13 compute it (``foundry.grid.HexagonalGrid`` and
+    ``Scene#getDimensions``; foundryvtt/common/grid/hexagonal.mjs and
+    client/documents/scene.mjs of Foundry 13.351, in the public mirror
+    umplacable/foundryVTT at 052bb61d03fe2dbabf628ec120a285bb99cf3f98):
+
+    * A hex is ``size`` pixels flat to flat (``sizeX`` of pointy-top hexes,
+      ``sizeY`` of flat-top ones); the other way, corner to corner, it is
+      ``2 size / sqrt(3)``; rows (columns) are ``0.75`` of that apart.
+    * The padding is whole hexes: along the rows (columns) ``ceil(padding *
+      width / size) * size``, across them ``ceil(padding * height / stride)
+      * stride`` with ``stride`` the rows' spacing (``calculateDimensions``:
+      ``Math.ceil((padding * sceneWidth) * (1 / strideX)) * strideX``). When
+      that is an odd number of rows (columns) the padding along them grows
+      by half a hex, so the scene's top-left hex is always cut in half by
+      its edge in the odd types and whole in the even ones: inside the
+      scene's rectangle the layout is the scene's type.
+    * The scene holds ``ceil((width + size / 2) / size - 1e-6)`` hexes along
+      the rows (columns) and ``ceil((height - H / 4) / (0.75 H) - 1e-6)``
+      rows (columns), ``H`` the corner-to-corner size: Foundry's count for a
+      scene without padding (``calculateDimensions``' ``!padding`` branch),
+      whose hexes lie in its rectangle as they do with padding.
+    * Legacy hexes (``flags.core.legacyHex``): ``size`` is the hex's
+      corner-to-corner size, so ``size * sqrt(3) / 2`` flat to flat
+      (``Scene.#getGrid``: ``config.size *= (Math.SQRT3 / 2)``), and the
+      padding is whole ``size``\\ s each way (``_calculatePreV10Dimensions``,
+      with ``legacySize = Math.round(grid.size * 2 / sqrt(3))``): the
+      hexes do not line up with the scene's rectangle, and the map holds
+      every hex reaching into it; its layout is the one those hexes make.
+
+    Examples
+    --------
+    >>> h = hex_scene(2, 100, 1000, 800, 0.25)   # odd-r, hexes 100 pixels across
+    >>> h.grid
+    HexGrid(11, 9, orientation='pointy', offset='odd', size=5.0, units='ft')
+    >>> [round(v, 2) for v in h.origin]          # 3 rows of padding: half a hex more across
+    [300.0, 259.81]
+    >>> h.from_hex(0, 0), h.to_hex(4, 5)         # Foundry's (row, column) of map hex (0, 0); and back
+    ((3, 3), (1, 1))
+    """
+    if grid_type not in HEX_TYPES or isinstance(grid_type, bool):
+        raise InvalidValueError(f"hex_scene grid_type must be one of 2, 3, 4, 5 (hex grids), got {grid_type!r}")
+    size, width, height = (positive(v, f"hex_scene {k}") for k, v in (("size", size), ("width", width),
+                                                                        ("height", height)))
+    padding = non_negative(padding, "hex_scene padding")
+    columns, even = grid_type in (4, 5), grid_type in (3, 5)
+    if legacy:
+        s = size * (_SQRT3 / 2)
+        side = _js_round(s * (2 / _SQRT3))
+        # Foundry multiplies by the inverse, not divides: the rounding it keeps for old scenes.
+        x = math.ceil((padding * width) * (1 / side)) * side
+        y = math.ceil((padding * height) * (1 / side)) * side
+    else:
+        s = size
+        size_x, size_y = (2 * s / _SQRT3, s) if columns else (s, 2 * s / _SQRT3)
+        stride_x, stride_y = (0.75 * size_x, size_y) if columns else (size_x, 0.75 * size_y)
+        x = y = 0.0
+        if padding:
+            x = math.ceil((padding * width) * (1 / stride_x)) * stride_x
+            y = math.ceil((padding * height) * (1 / stride_y)) * stride_y
+            if _js_round(x / stride_x if columns else y / stride_y) % 2:
+                if columns:
+                    y += size_y / 2
+                else:
+                    x += size_x / 2
+    # Work along the rows of pointy-top hexes: u along them, v across; flat-top hexes are the same turned.
+    u0, v0, du, dv = (y, x, height, width) if columns else (x, y, width, height)
+    corner = 2 * s / _SQRT3
+    step = 0.75 * corner
+    if legacy:  # every row reaching into the scene
+        first = math.floor((v0 - corner) / step + 1e-9) + 1
+        rows = math.ceil((v0 + dv) / step - 1e-9) - first
+    else:
+        first = _js_round(v0 / step)
+        rows = math.ceil((dv - corner / 4) / step - _SLACK)
+    rows = max(rows, 1)
+
+    def shove(a: int) -> float:  # Foundry's even grid shoves its even rows, the odd grid its odd ones
+        return 0.5 if (a % 2 == 1) != even else 0.0
+
+    def start(a: int) -> int:  # the first hex of row a reaching into the scene
+        return math.floor(u0 / s - 0.5 - shove(a) + 1e-9) + 1
+
+    def stop(a: int) -> int:
+        return math.ceil((u0 + du) / s + 0.5 - shove(a) - 1e-9)
+
+    lines = range(first, first + min(rows, 2))
+    along = max(1, max(stop(a) - start(a) for a in lines))
+    starts = (start(first + first % 2), start(first + 1 - first % 2))
+    # Row 1 shoved right of row 0 is the odd layout; one row keeps the scene's type.
+    shoved = (start(first + 1) + shove(first + 1)) > (start(first) + shove(first)) if rows > 1 else not even
+    orientation = "flat" if columns else "pointy"
+    shape = (rows, along) if columns else (along, rows)
+    grid = HexGrid(*shape, orientation, "odd" if shoved else "even", distance, units)
+    cu, cv = (start(first) + shove(first)) * s, (0.75 * first + 0.5) * corner
+    px, py = (cv, cu) if columns else (cu, cv)
+    mx, my = grid.center(0, 0)
+    return HexScene(grid, s, (px - mx * s, py - my * s), columns, even, first, starts)
+
+
+def _hex_shape(width: float, height: float, shape: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]],
+                                                                   tuple[float, float]] | None:
+    """Foundry's hexagonal token shape, row-based: the hexes it fills and its anchor, or None.
+
+    ``BaseToken.#getHexagonalShape`` (foundryvtt/common/documents/token.mjs):
+    the offsets ``(di, dj)`` from the token's top-left hex when that hex's
+    row is shoved (Foundry's "even" list) and when it is not ("odd"), and
+    the anchor (a fraction of a hex's width and height from the token's
+    top-left pixel) whose hex is the top-left one.
+    """
+    if not (width * 2).is_integer() or not (height * 2).is_integer():
+        return None
+    if width == height == 0.5:
+        return [(0, 0)], [(0, 0)], (0.25, 0.25)
+    if width == height == 1:
+        return [(0, 0)], [(0, 0)], (0.5, 0.5)
+    shoved: list[tuple[int, int]] = []
+    plain: list[tuple[int, int]] = []
+    if shape <= 3:  # ellipses and trapezoids
+        if not (width.is_integer() and height.is_integer()):
+            return None
+        w, h = int(width), int(height)
+        if (shape <= 1 and h >= 2 * w) or (shape >= 2 and h > w):
+            return None
+        top, bottom = ((h // 2, (h - 1) // 2), ((h - 1) // 2, h // 2), (h - 1, 0), (0, h - 1))[shape]
+        for i in [*range(bottom, 0, -1), *range(0, -top - 1, -1)]:
+            k = abs(i)
+            for j in range(w - k):
+                shoved.append((bottom - i, j + (((bottom & 1) + k + 1) >> 1)))
+                plain.append((bottom - i, j + (((bottom & 1) + k) >> 1)))
+        return shoved, plain, ((0.0, 0.5) if bottom % 2 else (0.5, 0.5))
+    if shape <= 5:  # rectangles
+        if width < 1 or not height.is_integer() or (width == 1 and height > 1) or (
+                not width.is_integer() and height == 1):
+            return None
+        flush = shape == _RECTANGLE_1 or height == 1
+        for i in range(int(height)):
+            j0 = 0 if flush else (i + 1) & 1
+            j1 = int(width + (i & 1) * 0.5) - ((i & 1) if flush else 0)
+            for j in range(j0, j1):
+                shoved.append((i, j + (i & 1)))
+                plain.append((i, j))
+        return shoved, plain, ((0.5, 0.5) if flush else (0.0, 0.5))
+    return None
+
+
+def _hex_offsets(width: float, height: float, shape: int) -> tuple[list[tuple[int, int]], list[tuple[int, int]],
+                                                                     tuple[float, float]]:
+    """``BaseToken._getHexagonalOffsets``: the shape's, or for a size with no such shape a rectangle's."""
+    found = _hex_shape(width, height, shape)
+    if found is not None:
+        return found
+    # Foundry's fallback: a rectangle half a hex wider, its anchor a quarter hex up and left.
+    width += 0.5
+    height = _js_round(height)
+    if height == 1:
+        width = math.floor(width)
+    elif width == 1:
+        width += 0.5
+    found = _hex_shape(float(width), float(height), _RECTANGLE_1)
+    if found is None:  # no size reaches here (Foundry assumes so too); one hex then
+        return [(0, 0)], [(0, 0)], (0.5, 0.5)
+    shoved, plain, (ax, ay) = found
+    return shoved, plain, (ax - 0.25, ay - 0.25)
+
+
+def foundry_token_hexes(scene: HexScene, x: float, y: float, width: float = 1.0, height: float = 1.0,
+                        shape: int = _RECTANGLE_1) -> list[tuple[int, int]]:
+    """The map hexes a Foundry token fills, as Foundry's ``getOccupiedGridSpaceOffsets`` finds them.
+
+    Parameters
+    ----------
+    scene : HexScene
+    x, y : float
+        The token's top-left pixel.
+    width, height : float
+        Its size in grid spaces (rounded to halves, as Foundry does).
+    shape : int
+        ``shape`` (V13; ``hexagonalShape`` in V12): 0 ellipse 1, 1 ellipse 2,
+        2 trapezoid 1, 3 trapezoid 2, 4 rectangle 1, 5 rectangle 2.
+
+    Returns
+    -------
+    list of (col, row)
+        Sorted by row, then column; they may lie off the map.
+
+    Notes
+    -----
+    Foundry (``BaseToken#_positionToGridOffset`` and
+    ``getOccupiedGridSpaceOffsets``, foundryvtt/common/documents/token.mjs):
+    the token's top-left hex is the one holding its top-left pixel moved by
+    the shape's anchor; the hexes it fills are the shape's offsets from
+    there, taken for a shoved or an unshoved top row. Flat-top hexes use
+    the pointy-top shapes turned (width and height swapped).
+
+    Examples
+    --------
+    >>> h = hex_scene(2, 100, 1000, 800, 0.25)
+    >>> px, py = h.to_pixels(*h.grid.center(2, 2))
+    >>> foundry_token_hexes(h, px - 50, py - 57.735, 2, 2, shape=1)   # ellipse 2: one hex, two below
+    [(2, 2), (1, 3), (2, 3)]
+    """
+    w, h = _js_round(width * 2) / 2, _js_round(height * 2) / 2
+    fw, fh = (h, w) if scene.columns else (w, h)
+    shoved, plain, (au, av) = _hex_offsets(fw, fh, shape)
+    s = scene.pixels
+    along, across = s, 2 * s / _SQRT3
+    px, py = _js_round(x), _js_round(y)
+    if scene.columns:
+        px, py = px + across * av, py + along * au
+    else:
+        px, py = px + along * au, py + across * av
+    col, row = scene.grid.hex_at(*scene.to_map(px, py))
+    i, j = scene.from_hex(int(col), int(row))
+    a, b = (j, i) if scene.columns else (i, j)
+    offsets = shoved if (a % 2 == 0) == scene.even else plain
+    hexes = [scene.to_hex(*((b + dj, a + di) if scene.columns else (a + di, b + dj))) for di, dj in offsets]
+    return sorted(hexes, key=lambda h: (h[1], h[0]))

@@ -22,7 +22,9 @@ def load_map(path: str | os.PathLike[str], **options: Any) -> BattleMap:
         ``.dd2vtt``, ``.uvtt``, ``.df2vtt``: :func:`~aoegrid.io.read_uvtt`; ``.json``:
         :func:`~aoegrid.io.read_foundry` if the file has a ``walls`` list, else
         :func:`~aoegrid.io.read_uvtt` if it has ``line_of_sight``; ``.txt``, ``.map``:
-        :func:`~aoegrid.io.read_text_map`.
+        :func:`~aoegrid.io.read_text_map` (a hex map when its first line is
+        ``hex: ORIENTATION OFFSET``). Foundry scenes on any grid: square,
+        hex (types 2 to 5) or gridless (type 0).
     **options
         Passed to the reader (``objects`` for Universal VTT,
         ``invisible_blocks_effect`` for Foundry).

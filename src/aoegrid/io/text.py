@@ -63,6 +63,33 @@ array([[0, 1, 2, 3, 0]], dtype=int8)
 [(-inf, 20.0), (0.0, 5.0)]
 >>> loft.floors[0].elevation, loft.floors[0].polygon.bounds
 (10.0, (1.0, 1.0, 4.0, 3.0))
+
+Hex maps start with a line ``hex: ORIENTATION OFFSET`` (``pointy`` or
+``flat``; ``odd`` or ``even``: :class:`~aoegrid.HexGrid`'s layouts), then one
+line per row of hexes, one character per hex, the hexes of a row separated
+by one space. In the pointy layouts the shoved rows (odd rows for ``odd``,
+even ones for ``even``; counted from 0) are indented by one space, so the
+text looks like the map; in the flat layouts, whose columns are shoved, no
+row is indented (each line is still a row: hex ``(col, row)`` is the
+``col``-th character of line ``row``). Hexes are ``.`` floor, ``#`` a wall
+hex (each edge between a ``#`` hex and a hex that is not one, or the map's
+edge, is a wall) and a letter, a creature one hex across
+(``Token(col, row)`` named by the letter); hex maps have no doors, terrain,
+heights or floor lines. :func:`hex_text` writes a map back in this layout.
+
+>>> m = read_text_map('''
+...     hex: pointy odd
+...     . . # . .
+...      . # a . .
+...     . . . . b
+... ''')
+>>> m.grid, [(t.name, t.x, t.y) for t in m.tokens], len(m.walls)
+(HexGrid(5, 3, orientation='pointy', offset='odd', size=5.0, units='ft'), [('a', 2, 1), ('b', 4, 2)], 10)
+>>> print(hex_text(m))
+hex: pointy odd
+. . # . .
+ . # a . .
+. . . . b
 """
 
 from __future__ import annotations
@@ -81,12 +108,13 @@ import shapely
 from aoegrid.errors import InvalidTypeError, InvalidValueError
 from aoegrid.floors import Floor
 from aoegrid.grid import Grid
+from aoegrid.hexgrid import HexGrid, HexOffset, HexOrientation
 from aoegrid.io.common import MapFileError, MapInfo, decode_text, open_file
 from aoegrid.maps import BattleMap
 from aoegrid.tokens import Token
 from aoegrid.walls import Wall, WallKind
 
-__all__ = ["SUFFIXES", "read_text_map"]
+__all__ = ["SUFFIXES", "hex_text", "read_text_map"]
 
 #: The extensions :func:`aoegrid.io.load_map` reads as text maps.
 SUFFIXES = (".txt", ".map")
@@ -136,6 +164,9 @@ def read_text_map(text_or_path: str | os.PathLike[str]) -> BattleMap:
 def text_map(text: str, source: str) -> BattleMap:
     """The map of a text map's characters; ``source`` names it in errors."""
     lines = text.splitlines()
+    head = next((line.strip() for line in lines if line.strip()), "")
+    if head.partition(":")[0].strip() == "hex":
+        return _hex_map(lines, source)
     directives: list[str] = []
     while lines and (not lines[-1].strip() or ":" in lines[-1]):  # a row never holds ":"
         line = lines.pop().strip()
@@ -279,3 +310,107 @@ def _cells(rows: list[str]) -> Iterator[tuple[int, int, str]]:
     for y, row in enumerate(rows):
         for x, ch in enumerate(row):
             yield y, x, ch
+
+
+# -- hex maps -----------------------------------------------------------------------------------
+
+_HEX_CELLS = "#."
+
+
+def _hex_map(lines: list[str], source: str) -> BattleMap:
+    """The map of a hex text map (see the module's docstring)."""
+    rows = [line.rstrip() for line in lines]
+    while rows and not rows[-1].strip():
+        rows.pop()
+    while rows and not rows[0].strip():
+        rows.pop(0)
+    head, *rows = rows
+    words = head.partition(":")[2].split()
+    if len(words) != 2:
+        raise MapFileError(f"{source}: {head.strip()!r}: a hex map starts with 'hex: ORIENTATION OFFSET', "
+                           f"e.g. 'hex: pointy odd' (pointy or flat; odd or even)")
+    try:
+        orientation = HexOrientation(words[0].lower())
+        offset = HexOffset(words[1].lower())
+    except ValueError:
+        raise MapFileError(f"{source}: {head.strip()!r}: the orientation is pointy or flat and the offset odd or "
+                           f"even, got {words[0]!r} and {words[1]!r}") from None
+    if not rows:
+        raise MapFileError(f"{source}: the hex map has no rows")
+    cells = [row.split() for row in rows]
+    width = len(cells[0])
+    for r, (row, line) in enumerate(zip(cells, rows, strict=True), start=1):
+        if ":" in line:
+            raise MapFileError(f"{source}: row {r}: hex maps have no heights or floor lines")
+        if len(row) != width:
+            raise MapFileError(f"{source}: row {r} has {len(row)} hexes but row 1 has {width}; all rows must "
+                               f"have the same number of hexes")
+        for c, ch in enumerate(row, start=1):
+            if len(ch) != 1:
+                raise MapFileError(f"{source}: row {r}, hex {c}: {ch!r} is not one character; separate the hexes "
+                                   f"of a row by spaces")
+            if ch not in _HEX_CELLS and not (ch.isascii() and ch.isalpha()):
+                raise MapFileError(f"{source}: row {r}, hex {c}: unknown character {ch!r}; on a hex map use # "
+                                   f"(wall), . (floor) or a letter (a creature)")
+    grid = HexGrid(width, len(cells), orientation, offset)
+    walled = {(c, r) for r, row in enumerate(cells) for c, ch in enumerate(row) if ch == "#"}
+    tokens = [Token(c, r, name=ch) for r, row in enumerate(cells) for c, ch in enumerate(row) if ch.isalpha()]
+    return BattleMap(grid, _hex_walls(grid, walled), tokens, info=MapInfo(source, "text"))
+
+
+def _hex_walls(grid: HexGrid, walled: set[tuple[int, int]]) -> list[Wall]:
+    """A wall along each edge between a wall hex and a hex that is not one (or no hex: the map's edge)."""
+    out = []
+    for col, row in sorted(walled, key=lambda h: (h[1], h[0])):
+        # Rounded, so the corner two wall hexes share is one point in both (the centres differ in the last bit).
+        corners = grid.corners(col, row).round(12)
+        cx, cy = grid.center(col, row)
+        for k in range(6):
+            a, b = corners[k], corners[(k + 1) % 6]
+            # The hex across this edge: its centre is this one's mirrored in the edge's midpoint.
+            ncol, nrow = grid.hex_at(a[0] + b[0] - cx, a[1] + b[1] - cy)
+            if (ncol, nrow) not in walled:
+                out.append(Wall((float(a[0]), float(a[1])), (float(b[0]), float(b[1]))))
+    return out
+
+
+def hex_text(m: BattleMap) -> str:
+    """A map on a :class:`~aoegrid.HexGrid` in the hex text layout (see this module's docstring).
+
+    A hex is ``#`` when it lies inside the walls (an odd number of walls
+    between its centre and the map's edge, straight left on pointy-top
+    hexes, straight up on flat-top ones: the outlines of the wall hexes of
+    a map read from text), a creature's letter when a one-hex creature named
+    by one letter stands on it, else ``.``.
+
+    Raises
+    ------
+    InvalidTypeError
+        For a map that is not on a hex grid.
+    InvalidValueError
+        For a creature that is not one hex across or not named by one letter.
+    """
+    g = m.grid
+    if not isinstance(g, HexGrid):
+        raise InvalidTypeError(f"hex_text writes maps on an aoegrid.HexGrid, got a map on {g!r}")
+    rows = [["."] * g.width for _ in range(g.height)]
+    segments = shapely.multilinestrings([[w.start, w.end] for w in m.walls]) if m.walls else None
+    pointy = g.orientation is HexOrientation.POINTY
+    for row in range(g.height):
+        for col in range(g.width):
+            x, y = g.center(col, row)
+            ray = shapely.LineString([(x, y), (-1.0, y)] if pointy else [(x, y), (x, -1.0)])
+            crossed = shapely.intersection(ray, segments) if segments is not None else None
+            if crossed is not None and not crossed.is_empty and len(shapely.get_parts(crossed)) % 2:
+                rows[row][col] = "#"
+    for t in m.tokens:
+        if not (isinstance(t, Token) and t.footprint == (1, 1) and t.name and len(t.name) == 1 and t.name.isascii()
+                and t.name.isalpha()):
+            raise InvalidValueError(f"hex_text writes creatures one hex across named by one letter, got {t!r}")
+        rows[t.y][t.x] = t.name
+    shoved = 1 if g.offset is HexOffset.ODD else 0
+    lines = [f"hex: {g.orientation.value} {g.offset.value}"]
+    for r, row in enumerate(rows):
+        indent = " " if pointy and r % 2 == shoved and g.height > 1 else ""
+        lines.append(indent + " ".join(row))
+    return "\n".join(lines)

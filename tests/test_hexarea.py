@@ -349,8 +349,11 @@ def test_bad_placements_are_refused_with_what_would_do():
         ag.area(ag.Sphere(2), at=g.center(2, 2), on=g, rules="savage-worlds")
     with pytest.raises(ag.InvalidTypeError, match="Sphere, Cylinder, Cone, Line or Cube"):
         ag.area(ag.Shapable([(0, 0)], 10), at=g.corners(2, 2)[0], on=g, rules="5e")
-    with pytest.raises(ag.InvalidValueError, match="caster=, range= and elevation= are not measured yet"):
-        ag.area(ag.Sphere(10), at=g.corners(2, 2)[0], on=g, rules="5e", caster=ag.Token(0, 0))
+    with pytest.raises(ag.IllegalOriginError, match=r"\(6, 4\.33\) is 35 ft from the caster, beyond its range of 10 ft; "
+                                                  r"the nearest legal origin is \(2\.5, 1\.732\)"):
+        ag.area(ag.Sphere(10), at=g.corners(5, 5)[0], on=g, rules="5e", caster=ag.Token(0, 0), range=10)
+    with pytest.raises(ag.InvalidValueError, match="on a hex grid, elevation= is not measured yet"):
+        ag.area(ag.Sphere(10), at=g.corners(2, 2)[0], on=g, rules="5e", elevation=5)
     with pytest.raises(ag.InvalidValueError, match="is 2 x 1 squares; on a hex map a creature is a size"):
         ag.BattleMap(g, tokens=[ag.Token(1, 1, size=(2, 1), name="cart")])
     with pytest.raises(ag.InvalidValueError, match="terrain is read on square grids only"):

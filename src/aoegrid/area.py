@@ -18,6 +18,7 @@ from aoegrid.grid import Grid
 from aoegrid.gridless import Gridless
 from aoegrid.hexarea import HexArea, hex_area
 from aoegrid.hexgrid import HexGrid
+from aoegrid.hextactics import hex_check_origin
 from aoegrid.openarea import OpenArea, open_area
 from aoegrid.options import Mode
 from aoegrid.ranges import Range, check_origin
@@ -154,10 +155,14 @@ def area(
             )
         return open_area(shape, at, on, rules, mode, caster=caster, elevation=elevation)
     if isinstance(board, HexGrid):
-        if caster is not None or range is not None or elevation != 0.0:
-            raise InvalidValueError(
-                "on a hex grid, caster=, range= and elevation= are not measured yet; place the area without them"
-            )
+        if elevation != 0.0:
+            raise InvalidValueError("on a hex grid, elevation= is not measured yet; place the area without it")
+        if range is not None and caster is None:
+            raise InvalidValueError("range= is measured from the caster: pass caster= (a Token or a hex (col, row)) too")
+        if caster is not None:
+            hex_check = hex_check_origin(shape, at, caster=caster, range=range, on=on, rules=rules)
+            if not hex_check.legal:
+                raise IllegalOriginError(hex_check.message, hex_check.reason, hex_check.nearest)
         return hex_area(shape, at, on, rules, mode, include_origin=include_origin)
     if range is not None and caster is None:
         raise InvalidValueError("range= is measured from the caster: pass caster= (a Token, Space or point) too")

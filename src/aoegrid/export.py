@@ -60,7 +60,8 @@ import numpy as np
 
 from aoegrid.cover import GRADES, Cover
 from aoegrid.errors import InvalidTypeError, InvalidValueError
-from aoegrid.grid import Grid
+from aoegrid.gridless import Gridless, OpenToken
+from aoegrid.hexgrid import HexGrid
 from aoegrid.options import Anchor, ConeKind, Terrain
 from aoegrid.result import AreaCore
 from aoegrid.shapes import Cone, Cube, Cylinder, Line, Sphere
@@ -215,6 +216,8 @@ def area_record(area: AreaCore, *, inputs: Mapping[str, Any] | None = None, info
     >>> u["record"], u["count"], u["squares"][:2]
     ('combined', 8, [[1, 1], [2, 1]])
     """
+    if not isinstance(area, AreaCore):
+        return _board_area_record(area, inputs, info)
     bmap = area.battlemap
     if info is None and bmap is not None:
         info = bmap.info
@@ -552,17 +555,41 @@ def foundry_template(area: AreaCore, info: Any = None, *, fill_color: str = "#ff
     >>> cube["t"], cube["x"], cube["y"], cube["direction"], round(cube["distance"], 3)
     ('rect', 100, 100, 45.0, 14.142)
     """
+    if not isinstance(area, AreaCore):
+        return _board_template(area, info, fill_color)
     shape, rules, recipe = area.shape, area.rules, area.recipe
     if shape is None or rules is None or recipe is None:
         raise InvalidValueError(
             "a combined area has no one Foundry template: export each area it was made of"
         )
+    _check_colour(fill_color)
+    o = recipe.origin
+    # From a space's edges a circle's reach grows by half the space (its circle is drawn round).
+    grow = 0.0 if o.is_point else max(o.x1 - o.x0, o.y1 - o.y0) / 2 * area.grid.square
+    flags = {
+        "schema": SCHEMA, "rules": rules.name, "mode": None if area.mode is None else area.mode.value,
+        "shape": _shape(shape), "origin": _origin(area.origin), "count": len(area),
+        "squares": [[x, y] for x, y in area.squares],
+    }
+    at = ((o.x0 + o.x1) / 2, (o.y0 + o.y1) / 2)
+    return _template(area, info, at, grow, recipe.elevation, flags, fill_color)
+
+
+def _check_colour(fill_color: Any) -> None:
     if not (isinstance(fill_color, str) and len(fill_color) == 7 and fill_color[0] == "#"
             and all(c in "0123456789abcdefABCDEF" for c in fill_color[1:])):
         raise InvalidValueError(f"fill_color must be a colour #rrggbb, got {fill_color!r}")
+
+
+def _template(area: Any, info: Any, at: tuple[float, float], grow: float, elevation: float,
+              flags: dict[str, Any], fill_color: str) -> dict[str, Any]:
+    """The MeasuredTemplate of ``area``'s shape from map point ``at`` (any lattice: its unit is ``cell_size``)."""
+    shape, rules, grid = area.shape, area.rules, _board(area)
     if info is None and area.battlemap is not None:
         info = area.battlemap.info
-    size = FOUNDRY_GRID_SIZE
+    unit = grid.cell_size
+    # Foundry's default grid: 100 pixels a square or hex; on the open table, 100 pixels a medium creature's space.
+    size = FOUNDRY_GRID_SIZE / (grid.square if isinstance(grid, Gridless) else 1.0)
     offset = (0.0, 0.0)
     if info is not None and info.pixels_per_square is not None:
         size, offset = info.pixels_per_square, info.offset
@@ -571,37 +598,27 @@ def foundry_template(area: AreaCore, info: Any = None, *, fill_color: str = "#ff
             f"a {shape.name} aimed {'up' if shape.pitch > 0 else 'down'} (pitch {shape.pitch:g}) has no Foundry "
             f"template: Foundry's templates lie level; export it with pitch=0, or its squares (area_record)"
         )
-    o = recipe.origin
-    at = ((o.x0 + o.x1) / 2, (o.y0 + o.y1) / 2)
-    square = area.grid.square
     doc: dict[str, Any] = {"direction": 0.0, "angle": 0.0, "width": 0.0}
     if isinstance(shape, (Sphere, Cylinder)):
-        # From a space's edges the reach grows by half the space (its circle is drawn round).
-        grow = 0.0 if o.is_point else max(o.x1 - o.x0, o.y1 - o.y0) / 2 * square
         doc.update(t="circle", distance=shape.radius + grow)
     elif isinstance(shape, Cone):
         kind = ConeKind(shape.kind) if shape.kind is not None else rules.cone
         doc.update(t="cone", distance=shape.length, direction=shape.direction, angle=CONE_ANGLES[kind])
     elif isinstance(shape, Line):
         width = rules.line_width if shape.width is None else shape.width
-        doc.update(t="ray", distance=shape.length, direction=shape.direction, width=max(width, square))
+        doc.update(t="ray", distance=shape.length, direction=shape.direction, width=max(width, unit))
     elif isinstance(shape, Cube):
-        at = _cube_corner(shape, at, square)
+        at = _cube_corner(shape, at, unit)
         doc.update(t="rect", distance=shape.size * math.sqrt(2), direction=45.0)
     else:
         raise InvalidValueError(
             f"a {shape.name} area has no Foundry template (Foundry draws circles, cones, rays and rects)"
         )
-    flags = {
-        "schema": SCHEMA, "rules": rules.name, "mode": None if area.mode is None else area.mode.value,
-        "shape": _shape(shape), "origin": _origin(area.origin), "count": len(area),
-        "squares": [[x, y] for x, y in area.squares],
-    }
     return {
         "t": doc["t"],
         "x": round(at[0] * size + offset[0]),
         "y": round(at[1] * size + offset[1]),
-        "elevation": float(recipe.elevation),
+        "elevation": float(elevation),
         "distance": float(doc["distance"]),
         "direction": float(doc["direction"]),
         "angle": float(doc["angle"]),
@@ -611,6 +628,28 @@ def foundry_template(area: AreaCore, info: Any = None, *, fill_color: str = "#ff
         "hidden": False,
         "flags": {"aoegrid": flags},
     }
+
+
+def _board(area: Any) -> Any:
+    """The lattice an area lies on: its ``grid`` (squares, hexes) or ``table`` (the open table)."""
+    return area.table if hasattr(area, "table") else area.grid
+
+
+def _board_template(area: Any, info: Any, fill_color: str) -> dict[str, Any]:
+    """:func:`foundry_template` of an area on hexes (flags list its ``hexes``) or on the open table."""
+    _check_colour(fill_color)
+    grid = _board(area)
+    source = getattr(area, "source", None) or getattr(area, "_from", None)
+    grow = 0.0
+    if source is not None and isinstance(area.shape, (Sphere, Cylinder)):
+        # An emanation is measured from the creature's hexes (its footprint's edge): drawn round, half of it wider.
+        grow = (source.footprint[0] * grid.size / 2 if isinstance(grid, HexGrid)
+                else source.radius(grid) if area.rules.from_space.value == "edges" else 0.0)
+    flags = {"schema": SCHEMA, "rules": area.rules.name, "mode": area.mode.value, "shape": _shape(area.shape),
+             "origin": {"point": [float(v) for v in area.origin]}}
+    if isinstance(grid, HexGrid):
+        flags.update(count=len(area), hexes=[[c, r] for c, r in area.hexes])
+    return _template(area, info, area.origin, grow, getattr(area, "elevation", 0.0), flags, fill_color)
 
 
 def _cube_corner(cube: Cube, at: tuple[float, float], square: float) -> tuple[float, float]:
@@ -639,8 +678,70 @@ def _cube_corner(cube: Cube, at: tuple[float, float], square: float) -> tuple[fl
 # --------------------------------------------------------------------------
 
 
-def _grid(grid: Grid, info: Any) -> dict[str, Any]:
+def _board_area_record(area: Any, inputs: Mapping[str, Any] | None, info: Any) -> dict[str, Any]:
+    """:func:`area_record` of an area on hexes (``hex-area``) or on the open table (``open-area``)."""
+    grid, bmap = _board(area), area.battlemap
+    if info is None and bmap is not None:
+        info = bmap.info
+    hexes = isinstance(grid, HexGrid)
+    source = getattr(area, "source", None) or getattr(area, "_from", None)
+    out: dict[str, Any] = {
+        "schema": SCHEMA,
+        "record": "hex-area" if hexes else "open-area",
+        "inputs": _inputs(inputs),
+        "grid": _grid(grid, info),
+        "map": _map_ref(info),
+        "rules": area.rules.name,
+        "mode": area.mode.value,
+        "shape": _shape(area.shape),
+        "origin": {"point": [float(v) for v in area.origin]},
+    }
+    if source is not None:
+        out["origin"]["token"] = source.label
+    if hexes:
+        cols, rows = (np.array(v, dtype=np.int64) for v in zip(*area.hexes, strict=True)) if len(area) else ([], [])
+        q, r, s_ = grid.to_cube(cols, rows)
+        names = GRADES[area.rules.cover]
+        grades = area.cover
+        out.update(
+            count=len(area),
+            hexes=[[c, w] for c, w in area.hexes],
+            cube=[[int(a), int(b), int(c)] for a, b, c in zip(np.atleast_1d(q), np.atleast_1d(r), np.atleast_1d(s_),
+                                                              strict=True)],
+            cover=[{"hex": [c, w], "grade": names[Cover(int(grades[w, c]))][0],
+                    "visible": round(float(area.visible[w, c]), 6)}
+                   for c, w in area.hexes if grades[w, c] > Cover.NONE],
+            blocked=_mask_squares(~np.isnan(area.visible) & ~area.mask),  # [col, row]
+        )
+    else:
+        out.update(size=round(float(area.geometry.area), 6), geometry=_polygons(area.geometry))
+    out["tokens"] = [_reached(r) for r in area.tokens()] if bmap is not None else []
+    return out
+
+
+def _polygons(geometry: Any) -> list[dict[str, Any]]:
+    """A shapely (multi)polygon as ``{"exterior", "holes"}`` rings of ``[x, y]``, their last point not repeated."""
+    import shapely
+
+    def ring(r: Any) -> list[list[float]]:
+        return [[round(x, 9), round(y, 9)] for x, y in r.coords[:-1]]
+
+    parts = shapely.get_parts(geometry)
+    return [{"exterior": ring(p.exterior), "holes": [ring(h) for h in p.interiors]}
+            for p in parts if isinstance(p, shapely.Polygon) and not p.is_empty]
+
+
+def _grid(grid: Any, info: Any) -> dict[str, Any]:
     pixels = None if info is None else info.pixels_per_square
+    if isinstance(grid, HexGrid):
+        return {"lattice": "hex", "width": grid.width, "height": grid.height, "orientation": grid.orientation.value,
+                "stagger": grid.offset.value, "layout": grid.layout, "foundry_type": grid.foundry_type,
+                "size": grid.size, "units": grid.units, "pixels_per_unit": pixels,
+                "offset": None if pixels is None else list(info.offset)}
+    if isinstance(grid, Gridless):
+        return {"lattice": "gridless", "width": grid.width, "height": grid.height, "units": grid.units,
+                "square": grid.square, "pixels_per_unit": pixels,
+                "offset": None if pixels is None else list(info.offset)}
     return {
         "width": grid.width,
         "height": grid.height,
@@ -725,7 +826,10 @@ def _space(s: Space) -> dict[str, int]:
     return {"x": s.x, "y": s.y, "width": s.width, "height": s.height}
 
 
-def _token(t: Token) -> dict[str, Any]:
+def _token(t: Token | OpenToken) -> dict[str, Any]:
+    if isinstance(t, OpenToken):
+        return {"name": t.name, "x": t.x, "y": t.y, "size": t.squares_across, "footprint": t.footprint.value,
+                "width": t.width, "depth": t.depth, "elevation": t.elevation, "tall": t.height, "tags": sorted(t.tags)}
     w, h = t.footprint
     return {"name": t.name, "x": t.x, "y": t.y, "width": w, "height": h, "elevation": t.elevation,
             "tall": t.height, "tags": sorted(t.tags)}

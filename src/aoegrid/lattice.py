@@ -10,7 +10,10 @@ per cell (areas, range, movement, pictures) dispatches on :attr:`Lattice.kind`.
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+from aoegrid.errors import InvalidValueError
 
 
 @runtime_checkable
@@ -44,3 +47,50 @@ class Lattice(Protocol):
     def contains_point(self, p: tuple[float, float]) -> bool:
         """Whether point ``p`` lies on the map; its border counts as on it."""
         ...
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: The functions that answer a question on each kind of board: (kind, question) -> function.
+_ANSWERS: dict[tuple[str, str], Callable[..., Any]] = {}
+
+
+def answers(kind: str, question: str) -> Callable[[F], F]:
+    """Register the decorated function as what answers ``question`` on boards of ``kind``.
+
+    The square grid's functions (:func:`aoegrid.legal_origins`,
+    :func:`aoegrid.reachable`, ...) stay the entry points and ask
+    :func:`answer` for another board's: the modules that know hexes sit
+    above them and register themselves when imported (``import aoegrid``
+    imports them), so no lower layer imports a higher one.
+    """
+
+    def register(fn: F) -> F:
+        _ANSWERS[(kind, question)] = fn
+        return fn
+
+    return register
+
+
+def answer(on: Any, question: str) -> Callable[..., Any] | None:
+    """The function answering ``question`` on ``on``'s board (a lattice, or a map's ``grid``); None on squares.
+
+    Raises
+    ------
+    InvalidValueError
+        When nothing answers ``question`` on that kind of board yet.
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> answer(ag.Grid(4, 4), "reachable") is None, answer(ag.HexGrid(4, 4), "reachable").__name__
+    (True, 'hex_reachable')
+    """
+    board = getattr(on, "grid", on)
+    kind = getattr(board, "kind", "square")
+    if kind == "square" or not isinstance(kind, str):
+        return None
+    fn = _ANSWERS.get((kind, question))
+    if fn is None:
+        raise InvalidValueError(f"{question} is not worked out on a {kind} map yet (it is on square grids)")
+    return fn

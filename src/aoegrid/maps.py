@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from aoegrid.battlemap import BattleMapCore
+from aoegrid.gridless import Gridless
 from aoegrid.hexgrid import HexGrid
 
 if TYPE_CHECKING:
@@ -38,6 +39,10 @@ class BattleMap(BattleMapCore):
             from aoegrid.hexplot import plot_hex_map
 
             return plot_hex_map(self, ax, **kw).ax
+        if isinstance(self.grid, Gridless):
+            from aoegrid.openplot import plot_open_map
+
+            return plot_open_map(self, ax, **kw).ax
         from aoegrid.plotting import plot_map
 
         return plot_map(self, ax, **kw).ax
@@ -48,6 +53,10 @@ class BattleMap(BattleMapCore):
             from aoegrid.hexplot import hex_png_bytes
 
             return hex_png_bytes(self)
+        if isinstance(self.grid, Gridless):
+            from aoegrid.openplot import open_png_bytes
+
+            return open_png_bytes(self)
         from aoegrid.plotting import png_bytes
 
         return png_bytes(self)
@@ -55,9 +64,9 @@ class BattleMap(BattleMapCore):
     def _repr_html_(self) -> str | None:
         """An inline SVG of the picture, each token with a tooltip (:func:`aoegrid.plotting.html_of`).
 
-        None on a hex grid: Jupyter shows the PNG (:meth:`_repr_png_`).
+        None on a hex grid or the open table: Jupyter shows the PNG (:meth:`_repr_png_`).
         """
-        if isinstance(self.grid, HexGrid):
+        if isinstance(self.grid, (HexGrid, Gridless)):
             return None
         from aoegrid.plotting import html_of
 

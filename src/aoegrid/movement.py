@@ -68,6 +68,7 @@ from aoegrid._validate import non_negative, shown
 from aoegrid.battlemap import BattleMapCore
 from aoegrid.errors import InvalidTypeError, InvalidValueError, OffGridError
 from aoegrid.grid import Grid
+from aoegrid.lattice import answer
 from aoegrid.options import CornerRule, SpaceCost, Terrain, Through, parse_option
 from aoegrid.raster import Window
 from aoegrid.regions import EPS
@@ -397,6 +398,9 @@ def path_distance(
     >>> [ag.path_distance(mud, (0, 0), (4, 0), rules=r) for r in ("starfinder", "pf2e", "sw5e")]
     [45.0, 40.0, 35.0]
     """
+    hexes = answer(m, "path_distance")
+    if hexes is not None:
+        return hexes(m, start, end)
     grid, bmap = _ground(m)
     rules = resolve_rules(rules)
     first = _space(start, "start", grid)
@@ -641,6 +645,9 @@ def reachable(
     10 10 10 15 20  .
     20 20 20  .  .  .
     """
+    hexes = answer(on, "reachable")
+    if hexes is not None:
+        return hexes(on, creature, budget, rules, through=through, enemies=enemies)
     grid, bmap = _ground(on)
     rules = resolve_rules(rules)
     budget = non_negative(budget, "reachable budget")

@@ -48,6 +48,7 @@ BoolArray = NDArray[np.bool_]
 if TYPE_CHECKING:
     from aoegrid.battlemap import BattleMapCore as BattleMap
     from aoegrid.grid import Grid
+from aoegrid.lattice import answer
 
 A = TypeVar("A", bound=AreaCore)
 
@@ -365,6 +366,11 @@ def in_range(caster: Any, target: Any, rng: Range | float, rules: Rules | str, g
     >>> in_range(ag.Token(0, 0), (6, 0), 25, "starfinder", ag.Grid(20, 20), elevation=20).distance   # 5 across, 3 up
     30.0
     """
+    hexes = answer(grid, "in_range")
+    if hexes is not None:
+        if elevation:
+            raise InvalidValueError("on a hex grid, in_range's elevation= is not measured yet; leave it 0")
+        return hexes(caster, target, rng, grid, rules)
     rules = resolve_rules(rules)
     rng = as_range(rng)
     space = _space(caster)
@@ -978,6 +984,11 @@ def legal_origins(
 
     (25 ft up, 20 ft above the caster's head: one square across at most.)
     """
+    hexes = answer(on, "legal_origins")
+    if hexes is not None:
+        if elevation:
+            raise InvalidValueError("on a hex grid, legal_origins' elevation= is not measured yet; leave it 0")
+        return hexes(shape, caster, range, on, rules, need=need)
     rules = resolve_rules(rules)
     grid, bmap = _on(on)
     lattice = origin_lattice(shape, rules)
@@ -1146,6 +1157,11 @@ def check_origin(
     >>> behind.legal, [round(v, 4) for v in behind.origin]      # on the wall's near side
     (True, [5.0, 1.5])
     """
+    hexes = answer(on, "check_origin")
+    if hexes is not None:
+        if elevation:
+            raise InvalidValueError("on a hex grid, check_origin's elevation= is not measured yet; leave it 0")
+        return hexes(shape, at, caster=caster, range=range, on=on, rules=rules, need=need)
     rules = resolve_rules(rules)
     grid, bmap = _on(on)
     space = caster_space(caster, grid)

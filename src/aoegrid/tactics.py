@@ -60,6 +60,8 @@ from aoegrid.battlemap import BattleMapCore as BattleMap
 from aoegrid.build import moves_unseen, wall_ahead
 from aoegrid.directions import parse_direction
 from aoegrid.errors import AoegridWarning, InvalidTypeError, InvalidValueError
+from aoegrid.hexgrid import HexGrid
+from aoegrid.hextactics import hex_best_placements, hex_placement_scores
 from aoegrid.movement import Reach, reachable
 from aoegrid.options import Inclusion, Mode, parse_option
 from aoegrid.ranges import (
@@ -1334,6 +1336,16 @@ def _moving(shape: Shape, caster: Any, rng: Range | float | None, on: BattleMap,
     return _PointMoves(s, stands, r, need)
 
 
+def _hex_only(**options: Any) -> None:
+    """Refuse the options the hex search does not take yet (:func:`aoegrid.hextactics.hex_best_placements`)."""
+    given = [k for k, v in options.items() if v is not None and not (k == "elevation" and v == 0.0)]
+    if given:
+        raise InvalidValueError(
+            f"on a hex map the placement search takes no {', '.join(f'{k}=' for k in given)} yet "
+            f"(hits, avoids, range, need, directions and limit it does)"
+        )
+
+
 def best_placements(
     shape: Shape,
     *,
@@ -1517,6 +1529,10 @@ def best_placements(
     >>> p.at, p.elevation, p.score, p.distance, p.area.elevation
     ((5, 4), 25.0, 3.0, 30.0, 25.0)
     """
+    if isinstance(on, BattleMap) and isinstance(on.grid, HexGrid):
+        _hex_only(move=move, score=score, bound=bound, pitches=pitches, elevation=elevation)
+        return hex_best_placements(shape, caster, range, on, rules, mode, hit=hit, avoid=avoid,  # type: ignore[return-value]
+                                   max_avoid=max_avoid, limit=limit, directions=directions, need=need)
     limit = _limit(limit)
     if hit is None and score is None:
         raise InvalidValueError("best_placements needs hit= (tags, a predicate or tokens) or score= (a callable)")
@@ -1621,6 +1637,10 @@ def placement_scores(
      [ 1.  1.  0. nan nan]
      [ 0.  0.  0. nan nan]]
     """
+    if isinstance(on, BattleMap) and isinstance(on.grid, HexGrid):
+        _hex_only(move=move, score=score, pitches=pitches, elevation=elevation)
+        return hex_placement_scores(shape, caster, range, on, rules, mode, hit=hit, avoid=avoid,
+                                    max_avoid=max_avoid, directions=directions, need=need)
     if hit is None and score is None:
         raise InvalidValueError("placement_scores needs hit= (tags, a predicate or tokens) or score= (a callable)")
     if move is not None:

@@ -16,10 +16,7 @@ from aoegrid.build import build_area
 from aoegrid.errors import IllegalOriginError, InvalidTypeError, InvalidValueError
 from aoegrid.grid import Grid
 from aoegrid.gridless import Gridless
-from aoegrid.hexarea import HexArea, hex_area
 from aoegrid.hexgrid import HexGrid
-from aoegrid.hextactics import hex_check_origin
-from aoegrid.openarea import OpenArea, open_area
 from aoegrid.options import Mode
 from aoegrid.ranges import Range, check_origin
 from aoegrid.result import AreaCore
@@ -30,6 +27,9 @@ from aoegrid.tokens import Space, Token
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+
+    from aoegrid.hexarea import HexArea
+    from aoegrid.openarea import OpenArea
 
 
 def area(
@@ -148,13 +148,19 @@ def area(
     (6, [8.0, 5.5])
     """
     board = on.grid if isinstance(on, BattleMapCore) else on
+    # Hexes and the open table are loaded when first asked for: most scripts never meet them.
     if isinstance(board, Gridless):
+        from aoegrid.openarea import open_area
+
         if range is not None or include_origin is not None:
             raise InvalidValueError(
                 "on a gridless map, range= and include_origin= are not read yet; place the area without them"
             )
         return open_area(shape, at, on, rules, mode, caster=caster, elevation=elevation)
     if isinstance(board, HexGrid):
+        from aoegrid.hexarea import hex_area
+        from aoegrid.hextactics import hex_check_origin
+
         if elevation != 0.0:
             raise InvalidValueError("on a hex grid, elevation= is not measured yet; place the area without it")
         if range is not None and caster is None:

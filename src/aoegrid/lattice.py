@@ -10,6 +10,7 @@ per cell (areas, range, movement, pictures) dispatches on :attr:`Lattice.kind`.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
@@ -53,6 +54,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 #: The functions that answer a question on each kind of board: (kind, question) -> function.
 _ANSWERS: dict[tuple[str, str], Callable[..., Any]] = {}
+#: The module registering each kind's answers, imported when one is first asked for.
+_MODULES = {"hex": "aoegrid.hextactics"}
 
 
 def answers(kind: str, question: str) -> Callable[[F], F]:
@@ -61,8 +64,9 @@ def answers(kind: str, question: str) -> Callable[[F], F]:
     The square grid's functions (:func:`aoegrid.legal_origins`,
     :func:`aoegrid.reachable`, ...) stay the entry points and ask
     :func:`answer` for another board's: the modules that know hexes sit
-    above them and register themselves when imported (``import aoegrid``
-    imports them), so no lower layer imports a higher one.
+    above them and register themselves when imported (:func:`answer`
+    imports the kind's module, :data:`_MODULES`, on first need), so no lower
+    layer imports a higher one and ``import aoegrid`` loads none of them.
     """
 
     def register(fn: F) -> F:
@@ -91,6 +95,9 @@ def answer(on: Any, question: str) -> Callable[..., Any] | None:
     if kind == "square" or not isinstance(kind, str):
         return None
     fn = _ANSWERS.get((kind, question))
+    if fn is None and kind in _MODULES:
+        importlib.import_module(_MODULES[kind])
+        fn = _ANSWERS.get((kind, question))
     if fn is None:
         raise InvalidValueError(f"{question} is not worked out on a {kind} map yet (it is on square grids)")
     return fn

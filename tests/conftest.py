@@ -7,9 +7,10 @@ import aoegrid as ag
 # The suite draws the same examples on every run, everywhere (a red run must be a change's fault,
 # not the draw's, and a newcomer meets the failures CI meets). Exploring new examples is opt-in:
 # `pytest --hypothesis-profile=explore` draws fresh ones each run and keeps failures in
-# .hypothesis/ to replay; every failure found becomes an @example on its test.
-settings.register_profile("repeatable", derandomize=True, database=None)
-settings.register_profile("explore", derandomize=False)
+# .hypothesis/ to replay; every failure found becomes an @example on its test. No deadline: how fast
+# an example runs depends on the machine's load, and speed is measured in benchmarks/, not here.
+settings.register_profile("repeatable", derandomize=True, database=None, deadline=None)
+settings.register_profile("explore", derandomize=False, deadline=None)
 settings.load_profile("repeatable")
 
 

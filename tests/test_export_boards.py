@@ -80,3 +80,24 @@ def test_the_schema_refuses_a_hex_record_with_a_broken_cube():
     r["cube"][0] = [1, 2]
     with pytest.raises(ag.InvalidValueError, match="cube"):
         validate(r)
+
+
+def test_hex_templates_are_written_back_into_the_hex_scene(tmp_path):
+    """A Foundry hex scene read, an area placed, its template added to a copy of the scene at the right pixels."""
+    from aoegrid.io import add_templates
+
+    scene = {"name": "hexes", "width": 1000, "height": 800, "padding": 0.25, "_stats": {"coreVersion": "13.351"},
+             "grid": {"type": 2, "size": 100, "distance": 5, "units": "ft"},
+             "walls": [{"c": [600, 100, 600, 700], "move": 20, "sight": 20}]}
+    path = tmp_path / "hexes.json"
+    path.write_text(json.dumps(scene))
+    m = ag.load_map(path)
+    assert m.grid.kind == "hex" and m.info.pixels_per_square == 100.0
+    corner = m.grid.corners(3, 3)[3]
+    a = ag.area(ag.Sphere(10), at=corner, on=m, rules="5e")
+    t = foundry_template(a)
+    # The template sits on the corner's pixel: map point times the hex width plus the pixel of map point (0, 0).
+    assert (t["x"], t["y"]) == (round(corner[0] * 100 + m.info.offset[0]), round(corner[1] * 100 + m.info.offset[1]))
+    out = add_templates(path, [t], tmp_path / "with-template.json")
+    written = json.loads(out.read_text())
+    assert written["templates"] == [t] and written["grid"] == scene["grid"] and written["walls"] == scene["walls"]

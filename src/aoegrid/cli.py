@@ -6,7 +6,10 @@ a real map bundled with the package, and writes a PNG beside a text summary.
 map file of yours; ``aoegrid best`` finds where an area reaches the most
 creatures to hit and none to spare (after the caster moves, with ``--move``),
 and draws the score map; ``aoegrid threat`` says where some enemy caster can
-reach a creature, square by square, and draws it. ``-`` as an
+reach a creature, square by square, and draws it. ``info``, ``area`` and
+``batch`` also read hex maps (``--at`` a point, or a hex corner
+``col,row@k``) and gridless maps (the open table: ``--at`` a point in its
+unit); ``best`` places areas on hex maps too. ``-`` as an
 output file means stdout (the summary then goes to stderr). Exit codes: 0
 success, 2 bad usage or bad input (one line on stderr; ``--debug`` shows the
 traceback).
@@ -36,8 +39,13 @@ from aoegrid.export import (
     placement_record,
     threat_record,
 )
-from aoegrid.grid import Grid, memory_budget
+from aoegrid.grid import DEFAULT_SQUARE, Grid, memory_budget
+from aoegrid.gridless import Gridless
+from aoegrid.hexarea import HexArea, nearest_corner
+from aoegrid.hexgrid import HexGrid
+from aoegrid.lattice import Lattice
 from aoegrid.maps import BattleMap
+from aoegrid.openarea import OpenArea
 from aoegrid.options import OriginPoint
 from aoegrid.ranges import Range
 from aoegrid.rules import PRESETS, resolve_rules
@@ -93,12 +101,122 @@ def _plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else many or one + 's'}"
 
 
-def _point(text: str, field: str = "--at") -> tuple[float, float]:
+def _point(text: str, field: str = "--at", units: str = "grid units") -> tuple[float, float]:
     try:
         x, y = (float(v) for v in text.split(","))
     except ValueError:
-        raise UsageError(f"{field} takes x,y in grid units (e.g. 12,7), got {text!r}") from None
+        raise UsageError(f"{field} takes x,y in {units} (e.g. 12,7), got {text!r}") from None
     return x, y
+
+
+_UNIT_NAMES = {"in": "inches", "ft": "feet"}
+#: How near a hex corner (in hex widths) an ``x,y`` is taken as that corner, under rules whose origins are corners.
+SNAP = 0.05
+
+
+def _board(m: BattleMap) -> str:
+    """What kind of map ``m`` is, as errors name it: ``a square grid``, ``a hex map``, ``a gridless map``."""
+    return {"hex": "a hex map", "gridless": "a gridless map"}.get(m.grid.kind, "a square grid")
+
+
+def _refuse_board(command: str, source: str, m: BattleMap, what: str = "", works: str = "square grids") -> NoReturn:
+    """Refuse a command (or one of its options, ``what``) on a board it does not work on (``works`` names those)."""
+    raise UsageError(f"aoegrid {command}{' ' + what if what else ''} works on {works}; {source} is {_board(m)}")
+
+
+def _corner_of(grid: HexGrid, p: tuple[float, float]) -> tuple[int, int, int] | None:
+    """``(col, row, k)``: hex corner ``p`` as corner ``k`` of the first hex on the map (row by row) holding it."""
+    col, row = (int(v) for v in grid.hex_at(*p))
+    near = sorted({(col, row), *((c, r) for r in range(row - 1, row + 2) for c in range(col - 1, col + 2))},
+                  key=lambda h: (h[1], h[0]))
+    for c, r in near:
+        if grid.contains(c, r):
+            corners = grid.corners(c, r)
+            k = int(((corners[:, 0] - p[0]) ** 2 + (corners[:, 1] - p[1]) ** 2).argmin())
+            if math.dist(corners[k], p) <= 1e-9:
+                return c, r, k
+    return None
+
+
+def _point_name(grid: Lattice, p: tuple[float, float]) -> str:
+    """A point of origin as a summary names it: a hex corner or centre by its hex, else ``(x, y)``."""
+    if isinstance(grid, HexGrid):
+        corner = _corner_of(grid, p)
+        if corner is not None:
+            return f"corner {corner[2]} of hex ({corner[0]}, {corner[1]})"
+        col, row = (int(v) for v in grid.hex_at(*p))
+        if grid.contains(col, row) and math.dist(grid.center(col, row), p) <= 1e-9:
+            return f"the centre of hex ({col}, {row})"
+        return f"({p[0]:.4g}, {p[1]:.4g})"
+    return f"({p[0]:g}, {p[1]:g})"
+
+
+_HEX_AT = ("x,y in hex widths (map coordinates: one hex width a unit, 0,0 the map's top-left), col,row@k (corner k "
+           "of hex (col, row), 0-5: pointy hexes clockwise from the top, flat ones from the right) or col,row@center")
+
+
+def _hex_origin(text: str, grid: HexGrid, rules: str, field: str = "--at") -> tuple[tuple[float, float], str, str | None]:
+    """``--at`` on a hex map: the point of origin, its name and a note when an ``x,y`` was snapped to a corner.
+
+    Under rules whose points of origin are hex corners, an ``x,y`` within
+    :data:`SNAP` hex widths of one is that corner; farther, an error names
+    the nearest.
+    """
+    r = resolve_rules(rules)
+    corners_only = r.hex_origin is OriginPoint.INTERSECTION
+    anywhere = "--rules savage-worlds (with --units in) for any point"
+    where, at, which = text.strip().partition("@")
+    if at:
+        try:
+            col, row = (int(v) for v in where.split(","))
+        except ValueError:
+            raise UsageError(f"{field} takes {_HEX_AT}, got {text!r}") from None
+        if not grid.contains(col, row):
+            raise UsageError(f"{field} {text}: hex ({col}, {row}) is not on the {grid.width} x {grid.height} hex "
+                             f"map (columns 0-{grid.width - 1}, rows 0-{grid.height - 1})")
+        which = which.strip().lower()
+        if which in ("center", "centre"):
+            if corners_only:
+                raise UsageError(f"{r.name} rules put every point of origin on a hex corner: {text} is a hex's "
+                                 f"centre; give {col},{row}@k (k 0-5), or {anywhere}")
+            x, y = grid.center(col, row)
+            return (float(x), float(y)), f"the centre of hex ({col}, {row})", None
+        if which not in tuple("012345"):
+            raise UsageError(f"{field} {text}: after @ give a corner 0-5 (pointy hexes clockwise from the top, "
+                             f"flat ones from the right) or center")
+        x, y = grid.corners(col, row)[int(which)]
+        return (float(x), float(y)), f"corner {which} of hex ({col}, {row})", None
+    try:
+        x, y = (float(v) for v in where.split(","))
+    except ValueError:
+        raise UsageError(f"{field} takes {_HEX_AT}, got {text!r}") from None
+    return _hex_point(grid, (x, y), rules, field)
+
+
+def _hex_point(grid: HexGrid, at: tuple[float, float], rules: str,
+               field: str) -> tuple[tuple[float, float], str, str | None]:
+    """A point ``x,y`` of a hex map as a point of origin (:func:`_hex_origin`), snapped to a corner if the rules say."""
+    r = resolve_rules(rules)
+    corners_only = r.hex_origin is OriginPoint.INTERSECTION
+    anywhere = "--rules savage-worlds (with --units in) for any point"
+    x, y = at
+    w, h = grid.extent
+    if not corners_only or not (0 <= x <= w and 0 <= y <= h):  # off the map: the library says so
+        return (x, y), _point_name(grid, (x, y)), None
+    corner = nearest_corner(grid, (x, y))
+    name = _point_name(grid, corner)
+    gap = math.dist(corner, (x, y))
+    if gap > SNAP:
+        held = _corner_of(grid, corner)
+        # A CSV's columns take numbers: the corner's own, near enough to snap to it.
+        give = (f"give --at {held[0]},{held[1]}@{held[2]}" if field == "--at" and held is not None
+                else f"give {field} {corner[0]:.4g},{corner[1]:.4g}")
+        raise UsageError(f"{r.name} rules put every point of origin on a hex corner: {x:g},{y:g} is {gap:.3g} hex "
+                         f"widths from the nearest, {name} at ({corner[0]:.4g}, {corner[1]:.4g}); {give}, or "
+                         f"{anywhere}")
+    note = None if gap <= 1e-9 else (f"origin snapped to {name} at ({corner[0]:.4g}, {corner[1]:.4g}), {gap:.2g} "
+                                     f"hex widths from {x:g},{y:g}")
+    return corner, name, note
 
 
 def _load(path: str, units: str | None = None) -> BattleMap:
@@ -114,11 +232,27 @@ def _load(path: str, units: str | None = None) -> BattleMap:
 
 
 def _regrid(m: BattleMap, units: str | None) -> BattleMap:
-    """``--units``: the same squares measured in another unit (one square is an inch or 5 ft)."""
-    if units is None or units == m.grid.units:
+    """``--units``: the same squares or hexes measured in another unit (one is an inch or 5 ft).
+
+    A gridless map's coordinates are its unit: it is not measured again.
+    """
+    g = m.grid
+    if units is None or units == g.units:
         return m
-    return BattleMap(Grid(m.grid.width, m.grid.height, units=units), m.walls, m.tokens, m.fog, m.info,
-                     terrain=m.terrain, floors=m.floors)
+    if isinstance(g, Gridless):
+        raise UsageError(f"--units {units}: a gridless map's coordinates are its own unit ({g.units}), so it is "
+                         f"not measured again; leave out --units (or give a map measured in {_UNIT_NAMES[units]})")
+    if isinstance(g, HexGrid):
+        grid: Grid | HexGrid = HexGrid(g.width, g.height, g.orientation, g.offset, DEFAULT_SQUARE[units], units)
+    else:
+        grid = Grid(g.width, g.height, units=units)
+    return _remade(m, grid, m.tokens)
+
+
+def _remade(m: BattleMap, grid: Grid | HexGrid | Gridless, tokens: Sequence[Any]) -> BattleMap:
+    """``m`` on ``grid`` with ``tokens``: its walls, fog, floors and (squares only: hex maps have none yet) terrain."""
+    terrain = m.terrain if isinstance(grid, Grid) else None
+    return BattleMap(grid, m.walls, tokens, m.fog, m.info, terrain=terrain, floors=m.floors)
 
 
 def make_shape(kind: str, size: float | None, direction: Any = 0.0, width: float | None = None,
@@ -164,15 +298,18 @@ def _default_rules(kind: str, rules: str | None) -> str:
     return rules or ("savage-worlds" if kind.strip().lower() in TEMPLATES else "starfinder")
 
 
-def _check_units(shape: Shape, rules: str, grid: Grid) -> None:
+def _check_units(shape: Shape, rules: str, grid: Lattice) -> None:
     """Units that do not match, in command-line terms (the library's advice is Python)."""
-    names = {"in": "inches", "ft": "feet"}
+    names = _UNIT_NAMES
     r = resolve_rules(rules)
+    # --units measures squares and hexes again; the open table's coordinates are its unit.
+    fix = (f"this gridless map is in {names.get(grid.units, grid.units)}, and --units does not convert it"
+           if grid.kind == "gridless" else "add --units {}")
     if r.units is not None and r.units != grid.units:
-        raise UsageError(f"{r.name} rules measure in {names.get(r.units, r.units)}: add --units {r.units}")
+        raise UsageError(f"{r.name} rules measure in {names.get(r.units, r.units)}: {fix.format(r.units)}")
     units = getattr(shape, "units", None)
     if units is not None and units != grid.units:
-        raise UsageError(f"Savage Worlds templates measure in {names.get(units, units)}: add --units {units}")
+        raise UsageError(f"Savage Worlds templates measure in {names.get(units, units)}: {fix.format(units)}")
 
 
 def _check_origin_point(at: tuple[float, float], rules: str, what: str) -> None:
@@ -189,20 +326,31 @@ def _size_of(shape: Shape) -> float:
     return float(getattr(shape, "radius", None) or getattr(shape, "length", None) or shape.size)
 
 
-def _scale(value: float, grid: Grid) -> float:
-    """``--scale`` checked: at least a pixel a square, and a picture that fits.
+def _cells(grid: Lattice) -> tuple[float, float, str, str]:
+    """A picture's size in what ``--scale`` counts pixels of (squares, hex widths, or a Medium creature's space on
+    the open table), what that is, and the map as ``--scale``'s error names it."""
+    w, h = grid.extent
+    if isinstance(grid, Gridless):
+        assert grid.square is not None
+        return (w / grid.square, h / grid.square, f"a square ({grid.square:g} {grid.units})",
+                f"{w:g} x {h:g} {grid.units} gridless map")
+    if isinstance(grid, HexGrid):
+        return w, h, "a hex", f"{grid.width} x {grid.height} hex map"
+    return w, h, "a square", f"{w:g} x {h:g} map"
+
+
+def _scale(value: float, grid: Lattice) -> float:
+    """``--scale`` checked: at least a pixel a square (a hex), and a picture that fits.
 
     The picture's RGBA pixels must fit in a quarter of the memory a query may
     take (matplotlib holds a few copies), and each side in matplotlib's limit
     of 2**16 pixels.
     """
+    w, h, cell, board = _cells(grid)
     budget = memory_budget() / 4
-    largest = min((2**16 - 1) / max(grid.width, grid.height), (budget / (4 * grid.width * grid.height)) ** 0.5)
+    largest = min((2**16 - 1) / max(w, h), (budget / (4 * w * h)) ** 0.5)
     if not 1 <= value <= largest:
-        raise UsageError(
-            f"--scale must be from 1 to {largest:,.0f} pixels a square for this "
-            f"{grid.width} x {grid.height} map, got {value:g}"
-        )
+        raise UsageError(f"--scale must be from 1 to {largest:,.0f} pixels {cell} for this {board}, got {value:g}")
     return value
 
 
@@ -326,10 +474,21 @@ def demo(out: str | None = None, *, force: bool = False, stdout: TextIO | None =
     return "\n".join(lines)
 
 
-def _default_scale(scale: float | None, grid: Grid) -> float:
+def _default_scale(scale: float | None, grid: Lattice) -> float:
+    if scale is not None:
+        return scale
+    if isinstance(grid, HexGrid):
+        from aoegrid.hexplot import default_hex_scale
+
+        return default_hex_scale(grid)
+    if isinstance(grid, Gridless):
+        from aoegrid.openplot import default_open_scale
+
+        return default_open_scale(grid)
     from aoegrid.plotting import default_scale
 
-    return default_scale(grid) if scale is None else scale
+    assert isinstance(grid, Grid)
+    return default_scale(grid)
 
 
 def _free_name(p: Path) -> Path:
@@ -353,12 +512,45 @@ def _area_command(args: argparse.Namespace, stdout: _Stdout) -> str:
     shape = make_shape(args.shape, args.size, _direction(args.direction or "0"), args.width, args.height, pitch)
     rules = _default_rules(args.shape, args.rules)
     _check_units(shape, rules, m.grid)
+    if m.grid.kind != "square":
+        return _board_area(args, stdout, m, shape, rules, scale)
     at = _point(args.at)
     _check_origin_point(at, rules, "--at")
     a = area(shape, at, m, rules, args.mode, elevation=args.elevation)
     if args.output:
         _write_picture(a, args.output, args.force, stdout, scale or _scale(_default_scale(None, m.grid), m.grid),
                        title=_head(a))
+    _write_records(args, a, m, stdout)
+    return summary(a)
+
+
+def _board_area(args: argparse.Namespace, stdout: _Stdout, m: BattleMap, shape: Shape, rules: str,
+                scale: float | None) -> str:
+    """``aoegrid area`` on a hex or gridless map: its summary; the picture, JSON and template written."""
+    grid = m.grid
+    if isinstance(grid, HexGrid):
+        if args.elevation:
+            raise UsageError("--elevation is not measured on hex maps yet; leave it out")
+        at, name, note = _hex_origin(args.at, grid, rules)
+    else:
+        at = _point(args.at, units=grid.units)
+        name, note = _point_name(grid, at), None
+    a = area(shape, at, m, rules, args.mode, elevation=args.elevation)
+    assert isinstance(a, (HexArea, OpenArea))
+    head = _board_head(a, name)
+    if args.output:
+        if isinstance(a, HexArea):
+            from aoegrid.hexplot import plot_hex_area as draw
+        else:
+            from aoegrid.openplot import plot_open_area as draw
+        drawn = draw(a, legend=True, title=head, scale=scale or _scale(_default_scale(None, grid), grid))
+        _write_picture(drawn.figure, args.output, args.force, stdout)
+    _write_records(args, a, m, stdout)
+    return _board_summary(a, head, note)
+
+
+def _write_records(args: argparse.Namespace, a: Any, m: BattleMap, stdout: _Stdout) -> None:
+    """``area --json`` and ``--foundry``: the area's record and its Foundry template."""
     if args.json:
         inputs = {k: v for k, v in vars(args).items() if k in (
             "map", "shape", "size", "at", "rules", "mode", "direction", "width", "height", "elevation", "pitch",
@@ -367,7 +559,42 @@ def _area_command(args: argparse.Namespace, stdout: _Stdout) -> str:
     if args.foundry:
         template = foundry_template(a, m.info)
         _write_text(args.foundry, json.dumps(template, indent=1) + "\n", args.force, stdout)
-    return summary(a)
+
+
+def _board_head(a: HexArea | OpenArea, where: str) -> str:
+    """A hex or open area as its summary and picture name it: its count of hexes, or its size in square units."""
+    if isinstance(a, HexArea):
+        units, count = a.grid.units, _plural(len(a), "hex", "hexes")
+    else:
+        units = a.table.units
+        count = f"{a.size:.1f} sq {units}"
+    lift = _lift(getattr(a, "elevation", 0.0), getattr(a.shape, "pitch", None), units)
+    return f"{a.shape.name} {_size_of(a.shape):g} {units} at {where}{lift}, {a.rules.name} {a.mode.value}: {count}"
+
+
+def _board_summary(a: HexArea | OpenArea, head: str, note: str | None) -> str:
+    """:func:`summary` of a hex or open area: a note on its origin, cover and the creatures reached."""
+    import shapely
+
+    lines = [head] + ([f"  {note}"] if note else [])
+    if a.battlemap is None:
+        return "\n".join(lines)
+    if isinstance(a, HexArea):
+        units = a.grid.units
+        partial = int((a.cover[a.mask] > 0).sum())
+        # Hexes the shape takes with no walls are those whose visible fraction was worked out.
+        blocked = int((a.shape_mask & ~a.mask).sum())
+        lines.append(f"  cover: {_plural(partial, 'hex', 'hexes')} with some cover, "
+                     f"{_plural(blocked, 'hex', 'hexes')} of the shape blocked")
+    else:
+        units = a.table.units
+        cut = max(0.0, float(shapely.intersection(a.outline, a.table.box()).area) - a.size)
+        lines.append(f"  cover: {cut:.1f} sq {units} of the shape blocked")
+    reached = a.tokens()
+    if reached:
+        lines.append("  creatures: " + ", ".join(f"{r.token.label} ({r.cover_name}, {round(r.distance, 2):g} {units})"
+                                                 for r in reached))
+    return "\n".join(lines)
 
 
 def _info_command(args: argparse.Namespace) -> str:
@@ -379,7 +606,7 @@ def _info_command(args: argparse.Namespace) -> str:
         kinds[key] = kinds.get(key, 0) + 1
     lines = [
         f"map: {getattr(info, 'source', '?')} ({getattr(info, 'format', '?')})",
-        f"grid: {m.grid.width} x {m.grid.height} squares of {m.grid.square:g} {m.grid.units}",
+        _grid_line(m.grid),
         f"walls: {kinds.get('wall', 0)}, doors: {kinds.get('door', 0)}, windows: {kinds.get('window', 0)}",
         f"lights: {len(getattr(info, 'lights', ()))}, tokens: {len(m.tokens)}",
     ]
@@ -405,11 +632,24 @@ def _info_command(args: argparse.Namespace) -> str:
         lines.append(f"flyers: {', '.join(flyers)}")
     # A height the side of the creature's space is the default (Token.prism): only other heights are told.
     tall = [f"{t.label} {t.height:g} {units}" for t in m.tokens
-            if t.height is not None and t.height != t.footprint[0] * m.grid.square]
+            if t.height is not None and (m.grid.kind != "square" or t.height != t.footprint[0] * m.grid.square)]
     if tall:
         lines.append(f"token heights: {', '.join(tall)}")
     lines += [f"note: {note}" for note in m.notes]
     return "\n".join(lines)
+
+
+def _grid_line(grid: Lattice) -> str:
+    """``info``'s line on the map's board: its squares, its hexes and their layout, or the open table."""
+    if isinstance(grid, HexGrid):
+        pointy = grid.orientation.value == "pointy"
+        return (f"grid: {grid.width} x {grid.height} hexes of {grid.size:g} {grid.units} ({grid.orientation.value}, "
+                f"{grid.offset.value} {'rows' if pointy else 'columns'} shoved: {grid.layout}, Foundry type "
+                f"{grid.foundry_type})")
+    if isinstance(grid, Gridless):
+        return f"table: {grid.width:g} x {grid.height:g} {grid.units}, no grid"
+    assert isinstance(grid, Grid)
+    return f"grid: {grid.width} x {grid.height} squares of {grid.square:g} {grid.units}"
 
 
 def _spread(values: Sequence[float]) -> str:
@@ -503,9 +743,14 @@ def _run_job(maps: dict[str, BattleMap | str], job: _Job) -> _Done:
         rules = _default_rules(kind, (row.get("rules") or "").strip())
         _check_units(shape, rules, m.grid)
         at = (_number(row, "x"), _number(row, "y"))
-        _check_origin_point(at, rules, "columns x and y")
-        a = area(shape, at, m, rules, (row.get("mode") or "burst").strip(),
-                 elevation=_number(row, "elevation", 0.0) or 0.0)
+        elevation = _number(row, "elevation", 0.0) or 0.0
+        if isinstance(m.grid, HexGrid):
+            if elevation:
+                raise UsageError("column elevation is not measured on hex maps yet; leave it empty")
+            at = _hex_point(m.grid, at, rules, "columns x and y")[0]
+        elif isinstance(m.grid, Grid):
+            _check_origin_point(at, rules, "columns x and y")
+        a = area(shape, at, m, rules, (row.get("mode") or "burst").strip(), elevation=elevation)
         return number, json.dumps(batch_record(number, a, inputs=row)), None
     except AoegridError as exc:
         return number, None, f"{where}: {_one_line(exc)}"
@@ -709,7 +954,7 @@ def _whole(row: dict[str, str], key: str) -> int:
         raise UsageError(f"column {key} must be a whole number (a square's column or row), got {text!r}") from None
 
 
-def _read_tokens(path: str, grid: Grid) -> list[Token]:
+def _read_tokens(path: str, grid: Grid | HexGrid) -> list[Token]:
     """The creatures of a tokens CSV, each checked to stand on the map."""
     rows = _rows(path, ("x", "y"), _TOKEN_COLUMNS, "tokens")
     if rows:
@@ -723,10 +968,18 @@ def _read_tokens(path: str, grid: Grid) -> list[Token]:
             tags = frozenset(t.strip() for t in (row.get("tags") or "").split(";") if t.strip())
             token = Token(_whole(row, "x"), _whole(row, "y"), int(size_text) if size_text.isdigit() else size_text,
                           name=(row.get("name") or "").strip() or None, tags=tags)
-            x0, y0, x1, y1 = token.space.bounds
-            if x0 < 0 or y0 < 0 or x1 > grid.width or y1 > grid.height:
-                raise UsageError(f"{token.label} (space {x0:g}..{x1:g} x {y0:g}..{y1:g}) is not wholly on the "
-                                 f"{grid.width} x {grid.height} map")
+            if isinstance(grid, HexGrid):
+                from aoegrid.battlemap import hex_footprint
+
+                off = [h for h in hex_footprint(grid, token) if not grid.contains(*h)]
+                if off:
+                    raise UsageError(f"{token.label} (hex {token.x}, {token.y}) is not wholly on the {grid.width} x "
+                                     f"{grid.height} hex map: hex {off[0]} is off it")
+            else:
+                x0, y0, x1, y1 = token.space.bounds
+                if x0 < 0 or y0 < 0 or x1 > grid.width or y1 > grid.height:
+                    raise UsageError(f"{token.label} (space {x0:g}..{x1:g} x {y0:g}..{y1:g}) is not wholly on the "
+                                     f"{grid.width} x {grid.height} map")
         except AoegridError as exc:
             raise UsageError(f"{path}, row {line}: {exc}") from None
         tokens.append(token)
@@ -743,7 +996,8 @@ def _caster(text: str, m: BattleMap, name: str = "caster") -> Token:
             pass  # a name with a comma in it
         else:
             if not (x.is_integer() and y.is_integer()):
-                raise UsageError(f"--caster takes a square x,y of whole numbers or a creature's name, got {text!r}")
+                cell = "hex col,row" if m.grid.kind == "hex" else "square x,y"
+                raise UsageError(f"--caster takes a {cell} of whole numbers or a creature's name, got {text!r}")
             return Token(int(x), int(y), name=name)
     try:
         return m.token(text)
@@ -845,8 +1099,10 @@ def _unreachable(shape: Any, options: dict[str, Any], aimed: bool, plans: Sequen
         last = f", and none of them reaches a creature to hit{avoiding}"
     else:
         last = ", and every one of them reaches too many creatures to avoid"
+    # Square origins name their lattices (intersections, centres), hex ones their one lattice (corners, ...).
+    lattices = getattr(origins, "lattices", None) or (origins.lattice,)
     return (f"nothing to hit can be reached: {len(origins):,} of {_count(looked, 'point')} of origin "
-            f"({' and '.join(origins.lattices)}) {'is' if len(origins) == 1 else 'are'} legal"
+            f"({' and '.join(lattices)}) {'is' if len(origins) == 1 else 'are'} legal"
             + (f" ({why})" if why else "") + last)
 
 
@@ -877,7 +1133,7 @@ def _with_tokens(m: BattleMap, path: str | None, err: TextIO) -> BattleMap:
         return m
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", AoegridWarning)
-        m = BattleMap(m.grid, m.walls, [*m.tokens, *tokens], m.fog, m.info, terrain=m.terrain, floors=m.floors)
+        m = _remade(m, m.grid, [*m.tokens, *tokens])
     for w in caught:
         print(f"aoegrid: warning: {_one_line(w.message)}", file=err)  # type: ignore[arg-type]
     return m
@@ -900,6 +1156,14 @@ def _best_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> str
     from aoegrid.tactics import best_placements, placement_scores
 
     m = _load(args.map, args.units)
+    if m.grid.kind == "gridless":
+        _refuse_board("best", args.map, m, works="square grids and hex maps")
+    if m.grid.kind == "hex":
+        # What the hex search does not take yet, refused before any work.
+        for given, what in ((args.move is not None, "--move"), (bool(args.pitch), "--pitch"),
+                            (bool(args.elevation), "--elevation"), (bool(args.output), "-o (the score map)")):
+            if given:
+                _refuse_board("best", args.map, m, what)
     scale = _scale(args.scale, m.grid)
     if args.limit < 1:
         raise UsageError(f"--limit must be 1 or more, got {args.limit}")
@@ -927,7 +1191,8 @@ def _best_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> str
     if caster is None:
         where = "anywhere (no caster)"
     else:
-        where = f"from {caster.label} at ({caster.x}, {caster.y})"
+        where = f"from {caster.label} at ({caster.x}, {caster.y})" if m.grid.kind == "square" else \
+            f"from {caster.label} on hex ({caster.x}, {caster.y})"
         if move is not None:
             where += f" after a move of up to {move:g} {units}"
         where += ", " + _reach(rng, units)
@@ -935,15 +1200,17 @@ def _best_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> str
              f"hit {', '.join(sorted(hit))}" + (f"; avoid {', '.join(sorted(avoid))}" if avoid else "")]
     if plans and plans[0].hits:
         for rank, p in enumerate(plans, start=1):
-            lift = _lift(p.elevation, p.pitch, units)
+            # A hex placement has no height, pitch or stand: the hex search takes none yet.
+            lift = _lift(getattr(p, "elevation", 0.0), getattr(p, "pitch", None), units)
             if p.direction is not None:
                 place = f"direction {_compass(p.direction)}{lift}"
             else:
-                place = f"origin {p.at}{lift}" + ("" if caster is None else f", {p.distance:g} {units} from the caster")
+                at = p.at if m.grid.kind == "square" else _point_name(m.grid, p.at)
+                place = f"origin {at}{lift}" + ("" if caster is None else f", {p.distance:g} {units} from the caster")
             if p.origin is not None and p.origin != p.at:
                 place += f", coming into being at ({p.origin[0]:g}, {p.origin[1]:g})"
             lines.append(f"{rank}. {place}: {_count(len(p.hits), 'hit')}, {len(p.avoided)} avoided")
-            if p.stand is not None:
+            if getattr(p, "stand", None) is not None:
                 lines.append(f"   {_steps(p)}")
             if p.hits:
                 lines.append(f"   hits: {_creatures(p.hits)}")
@@ -969,9 +1236,18 @@ def _best_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> str
         lines.append(f"picture: {'stdout' if args.output == '-' else args.output}")
     if args.json:
         # aoegrid/1 placement records, best first (each carries its area's record).
-        records = [placement_record(p) for p in plans]
+        records = [placement_record(p if m.grid.kind == "square" else _on_the_ground(p)) for p in plans]
         _write_text(args.json, json.dumps(records, indent=1) + "\n", args.force, stdout)
     return "\n".join(lines)
+
+
+def _on_the_ground(p: Any) -> Any:
+    """A hex placement with the fields of a square one it has no say in yet: on the ground, level, no move."""
+    from types import SimpleNamespace
+
+    fields = ("at", "direction", "shape", "score", "hits", "avoided", "area", "distance", "origin")
+    return SimpleNamespace(**{k: getattr(p, k) for k in fields}, elevation=0.0, pitch=None, stand=None, path=(),
+                           cost=0.0)
 
 
 def _pitches_and_heights(args: argparse.Namespace, units: str) -> tuple[list[float] | None, list[float] | float]:
@@ -1022,6 +1298,8 @@ def _threat_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> s
     from aoegrid.threat import threat_map
 
     m = _load(args.map, args.units)
+    if m.grid.kind != "square":
+        _refuse_board("threat", args.map, m)
     # A given --scale is checked before the work; the default needs the pictures' module, loaded only for a picture.
     scale = None if args.scale is None else _scale(args.scale, m.grid)
     shape, directions, aimed = _effect(args, m)
@@ -1156,8 +1434,8 @@ def _casting_arguments(p: argparse.ArgumentParser, units: dict[str, Any]) -> Non
 
 def parser() -> argparse.ArgumentParser:
     """The argument parser (exposed for documentation and tests)."""
-    p = _Parser(prog="aoegrid", description="Which squares of a battle map an area effect covers. "
-                "'-' as an output file means stdout.")
+    p = _Parser(prog="aoegrid", description="Which squares (or hexes) of a battle map an area effect covers; on a "
+                "gridless map, its exact outline. '-' as an output file means stdout.")
     p.add_argument("--version", action="version", version=f"aoegrid {__version__}")
     p.add_argument("--debug", action="store_true", help="show tracebacks")
     # --debug after the subcommand too; SUPPRESS so a subcommand's default does not undo one given before it.
@@ -1175,7 +1453,11 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("map", help="map file (.dd2vtt, .uvtt, .df2vtt, Foundry .json, text map) or @demo")
     a.add_argument("--shape", required=True, choices=shapes, help="a shape, or a Savage Worlds template")
     a.add_argument("--size", type=float, help="radius, length or side, in the map's unit (not for templates)")
-    a.add_argument("--at", required=True, help="point of origin x,y in grid units")
+    a.add_argument("--at", required=True, help="point of origin: x,y in grid units (squares); on a hex map x,y in "
+                   "hex widths (0,0 the map's top-left), col,row@k (corner k of hex (col, row), 0-5 clockwise from "
+                   "the top of a pointy hex or the right of a flat one; under rules whose origins are hex corners an "
+                   f"x,y within {SNAP:g} hex widths of one is taken as it) or col,row@center; on a gridless map x,y "
+                   "in its unit")
     a.add_argument("--rules", help=f"one of {', '.join(PRESETS)} (default starfinder; savage-worlds for templates)")
     a.add_argument("--mode", default="burst", choices=("burst", "emanation", "spread"))
     a.add_argument("--direction", help="cones and lines (required): degrees clockwise from east, or N, NE, E, "
@@ -1190,11 +1472,13 @@ def parser() -> argparse.ArgumentParser:
     a.add_argument("-o", "--output", help="PNG or SVG picture to write, - for PNG on stdout")
     a.add_argument("--json", help="JSON file to write, - for stdout")
     a.add_argument("--foundry", help="Foundry VTT MeasuredTemplate JSON to write (in the scene's pixels), - for stdout")
-    a.add_argument("--scale", type=float, default=None, help="pixels per square (default: 24, more for small maps)")
+    a.add_argument("--scale", type=float, default=None, help="pixels per square, hex width or (gridless) Medium "
+                   "creature's space (default: 24, more for small maps)")
     a.add_argument("--force", action="store_true", help="overwrite existing output files")
     t = sub.add_parser("best", parents=[common], help="the best placements of an area: most creatures to hit, none to avoid")
     _casting_arguments(t, units)
-    t.add_argument("--caster", help="the caster: a square x,y (a medium creature) or a creature's name; without "
+    t.add_argument("--caster", help="the caster: a square x,y or hex col,row (a medium creature) or a creature's "
+                   "name; without "
                    "it the area is placed anywhere, with no one casting it (a trap, a hazard)")
     t.add_argument("--move", type=float, help="how far the caster may move before it casts, in the map's unit "
                    "(walls, terrain and creatures in the way as the rules say)")

@@ -711,7 +711,7 @@ def _board_area_record(area: Any, inputs: Mapping[str, Any] | None, info: Any) -
             cover=[{"hex": [c, w], "grade": names[Cover(int(grades[w, c]))][0],
                     "visible": round(float(area.visible[w, c]), 6)}
                    for c, w in area.hexes if grades[w, c] > Cover.NONE],
-            blocked=_mask_squares(~np.isnan(area.visible) & ~area.mask),  # [col, row]
+            blocked=_mask_squares(area.shape_mask & ~area.mask),  # [col, row]
         )
     else:
         out.update(size=round(float(area.geometry.area), 6), geometry=_polygons(area.geometry))

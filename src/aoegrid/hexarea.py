@@ -135,6 +135,11 @@ class HexArea:
                 f"{self.rules.name} {self.mode.value}: {len(self)} hexes>")
 
     @property
+    def shape_mask(self) -> BoolArray:
+        """The hexes the shape takes before walls cut it (less a creature's own it leaves out)."""
+        return ~np.isnan(self.visible)
+
+    @property
     def hexes(self) -> list[tuple[int, int]]:
         """The hexes covered, ``(col, row)``, row by row."""
         rows, cols = np.nonzero(self.mask)

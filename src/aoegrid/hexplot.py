@@ -322,11 +322,6 @@ def _badge(grid: HexGrid, corners: np.ndarray, size: float) -> np.ndarray:
     return np.stack([apex, apex + a, apex + a + b, apex + b], axis=1)
 
 
-def _in_shape(a: Any) -> np.ndarray:
-    """The hexes the area's shape takes before walls cut it: those whose visibility was worked out (NaN elsewhere)."""
-    return ~np.isnan(a.visible)
-
-
 def plot_hex_area(
     a: Any,
     ax: Axes | None = None,
@@ -413,7 +408,7 @@ def plot_hex_area(
                                       edgecolors=edgecolor, linewidths=_lw(u, 0.8), label=name, zorder=3)
                 ax.add_collection(coll)
                 out.append(coll)
-        blocked = _in_shape(a) & ~a.mask
+        blocked = a.shape_mask & ~a.mask
         if blocked.any():
             coll = PolyCollection(_corners(grid, blocked), facecolors=to_rgba(*_BLOCKED), edgecolors="none",
                                   hatch="..", label="blocked (total cover)", zorder=2)

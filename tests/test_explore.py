@@ -380,3 +380,202 @@ def test_names_are_escaped_in_the_summary() -> None:
     m = ag.BattleMap(ag.Grid(6, 6), tokens=[ag.Token(2, 2, name="<b>Bob</b> & co")])
     w = ag.explore(m, at=(3, 3))
     assert "<b>Bob" not in w.summary and shown(w)[1] == ["<b>Bob</b> & co: no cover"]
+
+
+# --- hex maps --------------------------------------------------------------------------------
+
+
+def _hex_party() -> ag.BattleMap:
+    """A small pointy-top map: a wall east of the corner (3, 2.02), creatures on both sides of it."""
+    return ag.BattleMap(ag.HexGrid(7, 5), walls=[ag.Wall((3.5, 0.5), (3.5, 3.6))],
+                        tokens=[ag.Token(4, 2, name="orc"), ag.Token(1, 2, name="imp"), ag.Token(2, 0, name="elf"),
+                                ag.Token(6, 4, name="far")])
+
+
+def hex_same(w: Explorer, a: ag.hexarea.HexArea) -> None:
+    assert isinstance(w.area, ag.hexarea.HexArea)
+    assert w.area.origin == a.origin
+    assert np.array_equal(w.area.mask, a.mask) and np.array_equal(w.area.cover, a.cover)
+    reached = a.tokens() if a.battlemap is not None else []
+    lines = [f"{r.token.label}: {'no cover' if r.cover_name == 'none' else r.cover_name}" for r in reached]
+    assert shown(w) == (f"{len(a)} hex{'' if len(a) == 1 else 'es'}", lines)
+
+
+def test_hex_clicks_snap_to_the_nearest_corner() -> None:
+    m = _hex_party()
+    g = m.grid
+    w = ag.explore(m)                                     # the middle of the map, snapped
+    assert w.origin == ag.hexarea.nearest_corner(g, (g.extent[0] / 2, g.extent[1] / 2))
+    click(w, 3.1, 2.1)                                    # Starfinder: the nearest hex corner
+    assert w.origin == ag.hexarea.nearest_corner(g, (3.1, 2.1)) == pytest.approx(tuple(g.corners(2, 1)[3]))
+    hex_same(w, ag.area(ag.Sphere(20), at=w.origin, on=m))
+    assert len(w.area) == len(ag.area(ag.Sphere(20), at=w.origin, on=m)) == 18
+    w.set_state({"preset": "sw5e"})                       # 5e: corners too; the controls' preset
+    click(w, 1.95, 1.0)
+    assert w.origin == pytest.approx(tuple(g.corners(1, 0)[2]))
+    hex_same(w, ag.area(ag.Sphere(20), at=w.origin, on=m, rules="sw5e"))
+    click(w, 0.1, 1.3)                                    # left of shoved row 1, in no hex: its hex's corner
+    assert w.origin == pytest.approx(tuple(g.corners(0, 1)[5]))
+    with pytest.raises(ag.OffGridError, match=r"origin \(8, 1\) is off the 7 x 5 hex map \(0\.\.7\.5 x 0\.\.4\.619 in hex widths\)"):
+        w.origin = (8, 1)
+
+
+def test_hex_origins_anywhere_under_savage_worlds() -> None:
+    g = ag.HexGrid(9, 7, orientation="flat", offset="even", units="in", size=1)
+    w = ag.explore(g, ag.Sphere(2), rules="savage-worlds", at=(3.3, 2.7))
+    assert w.origin == (3.3, 2.7) and w.unit == "in"      # not snapped
+    a = ag.area(ag.Sphere(2), at=(3.3, 2.7), on=g, rules="savage-worlds")
+    hex_same(w, a)
+    assert len(w.area) == len(a) == 23
+    assert "aoegrid-creatures" not in w.summary             # a bare grid: nobody to list
+    w.rules = "starfinder"                                 # inches, rules in feet: refused, shown
+    assert w.area is None and "units='ft'" in w.error and shown(w)[0] == "refused"
+
+
+def test_hex_clicks_are_checked_against_the_caster() -> None:
+    m = _hex_party()
+    imp = m.tokens[1]                                                     # west of the wall
+    w = ag.explore(m, ag.Sphere(10), caster=imp, at=(3.1, 2.1))
+    hex_same(w, ag.area(ag.Sphere(10), at=w.origin, on=m, caster=imp))
+    click(w, 5.6, 1.3)                                                    # behind the wall
+    assert w.area is None and w.error == ("the caster has no line of effect to point of origin (5.5, 1.155); "
+                                          "the nearest legal origin is (3.5, 0)")
+    assert shown(w)[0] == "refused" and w.view == {"refused": [5.5, pytest.approx(1.1547005)]}
+    w = ag.explore(m, ag.Sphere(10), caster=imp, range=15, at=(3.1, 2.1))
+    hex_same(w, ag.area(ag.Sphere(10), at=w.origin, on=m, caster=imp, range=15))
+    click(w, 5.6, 1.3)
+    assert w.area is None and w.error == ("point of origin (5.5, 1.155) is 20 ft from the caster, beyond its range "
+                                          "of 15 ft; the nearest legal origin is (3.5, 0)")
+    w.shape = ag.Cone(15, "E")                                            # a cone is drawn where clicked, unchecked
+    hex_same(w, ag.area(ag.Cone(15, "E"), at=w.origin, on=m))
+
+
+def test_hex_controls_match_area() -> None:
+    m = _hex_party()
+    w = ag.explore(m, ag.Cone(15, "E"), rules="pf2e", at=(3.1, 2.1))
+    at = w.origin
+    hex_same(w, ag.area(ag.Cone(15, "E"), at=at, on=m, rules="pf2e"))
+    w._handle_custom_msg({"event": "aim", "x": at[0] + 1, "y": at[1] + 1, "id": "h:1"}, [])   # a drag to the SE
+    assert w.shape == ag.Cone(15, 45) and w.answered == "h:1"
+    hex_same(w, ag.area(ag.Cone(15, 45), at=at, on=m, rules="pf2e"))
+    w.set_state({"shape_kind": "line", "size": 20})
+    hex_same(w, ag.area(ag.Line(20, 45), at=at, on=m, rules="pf2e"))
+    w.set_state({"shape_kind": "cube"})
+    hex_same(w, ag.area(ag.Cube(20, 45), at=at, on=m, rules="pf2e"))
+    w.set_state({"shape_kind": "sphere", "mode": "spread"})
+    hex_same(w, ag.area(ag.Sphere(20), at=at, on=m, rules="pf2e", mode="spread"))
+    w.set_state({"shape_kind": "cylinder", "mode": "burst"})
+    hex_same(w, ag.area(ag.Cylinder(20, 40), at=at, on=m, rules="pf2e"))
+
+
+def test_the_hex_view_is_the_area_as_data() -> None:
+    m = _hex_party()
+    w = ag.explore(m, ag.Sphere(10), at=(3.1, 2.1))
+    v = w.view
+    assert v["origin"] == pytest.approx([3.0, 2.0207259])  # the bottom corner of hex (2, 1)
+    # Rows of (row, first col, col past the last): 9 hexes, west of the wall.
+    assert v["hexes"] == [0, 2, 4, 1, 1, 3, 2, 1, 4, 3, 1, 3]
+    assert v["blocked"] == [1, 3, 4, 2, 4, 5, 3, 3, 4]      # the hexes behind the wall: total cover
+    assert v["cover"] == [[1, [3, 0, 3, 2]]]                # (3, 0) and (3, 2) in partial cover
+    assert v["reached"] == [[2, 0], [1, 0]]                 # the elf (token 2), the imp (token 1)
+    (ring,) = v["outline"]                                  # one ring: the 10-ft circle, two hex widths round
+    ring = np.array(ring).reshape(-1, 2)
+    assert len(ring) == 256 and np.allclose(np.hypot(*(ring - v["origin"]).T), 2, atol=1e-4)
+    assert shown(w) == ("9 hexes", ["elf: no cover", "imp: no cover"])
+    assert "partial cover" in w.summary and "blocked (total cover)" in w.summary and "<polygon" in w.summary
+    click(w, 3.45, 1.2)                                     # a corner on the wall
+    assert w.area is None and w.view == {"refused": [3.5, pytest.approx(1.1547005)]} and "wall" in w.error
+
+
+def _hex_center_js(h: dict, hexes: list[tuple[int, int]]) -> list[list[float]]:
+    """The front end's own ``hexCenter`` run by Node on ``hexes``."""
+    import shutil
+
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("Node.js not installed")
+    found = re.search(r"^function hexCenter\(h, col, row\) \{.*?^\}", explorer._ESM, re.DOTALL | re.MULTILINE)
+    assert found is not None
+    code = f"{found.group(0)}\nconsole.log(JSON.stringify({json.dumps(hexes)}.map(([c, r]) => hexCenter({json.dumps(h)}, c, r))));"
+    out = subprocess.run([node, "-e", code], capture_output=True, text=True, check=True, timeout=30)
+    return json.loads(out.stdout)
+
+
+@pytest.mark.parametrize("layout", [("pointy", "odd"), ("pointy", "even"), ("flat", "odd"), ("flat", "even")])
+@pytest.mark.parametrize("size", [(5, 4), (4, 1), (1, 3)])
+def test_the_board_places_hexes_where_the_grid_does(layout: tuple[str, str], size: tuple[int, int]) -> None:
+    g = ag.HexGrid(*size, orientation=layout[0], offset=layout[1])
+    b = ag.explore(g).board
+    assert b["size"] == list(g.extent) and "hex" in b
+    hexes = [(c, r) for r in range(g.height) for c in range(g.width)]
+    centres = np.array(_hex_center_js(b["hex"], hexes))
+    cols, rows = np.array(hexes).T
+    assert np.allclose(centres, np.column_stack(g.center(cols, rows)), atol=1e-12)
+    corners = centres[:, None, :] + np.array(b["hex"]["corners"]).reshape(6, 2)
+    assert np.allclose(corners, g.corners(cols, rows), atol=1e-12)
+
+
+def test_the_hex_board_draws_tokens_on_their_footprints() -> None:
+    g = ag.HexGrid(8, 6)
+    m = ag.BattleMap(g, walls=[ag.Wall((4, 0), (4, 2), kind="door")],
+                     tokens=[ag.Token(2, 2, name="ogre", size="large"), ag.Token(6, 4, name="imp")])
+    b = ag.explore(m, scale=20).board
+    assert b["size"] == [8.5, pytest.approx(5.4848276)] and b["scale"] == 20.0 and b["image"] == ""
+    assert b["hex"]["pointy"] and b["hex"]["shoved"] == 1 and b["hex"]["badge"] == [1, 0.75]
+    assert [(c, segs) for c, _, _, segs in b["walls"]] == [("#8b4513", [4.0, 0.0, 4.0, 2.0])]
+    (ogre, imp) = b["tokens"]
+    assert ogre[:4] == [2.5, pytest.approx(2.8867513), 0.8, "ogre"]      # three hexes: their shared corner
+    assert imp[:4] == [6.5, pytest.approx(4.0414519), 0.4, "imp"]
+    assert ag.explore(ag.HexGrid(60, 20)).board["scale"] == pytest.approx(768 / 60.5)
+    with pytest.raises(ag.InvalidValueError, match=r"scale 2000 makes the 8\.5 x 5\.48483 map wider .* at most 1927\.53"):
+        ag.explore(m, scale=2000)
+
+
+def test_the_score_map_on_hex_maps_and_move_noted() -> None:
+    g = ag.HexGrid(10, 6)
+    kira = ag.Token(0, 2, name="Kira", tags={"ally"})
+    orcs = [ag.Token(c, r, name=f"orc{k}", tags={"enemy"}) for k, (c, r) in enumerate([(6, 2), (7, 2), (6, 3)])]
+    m = ag.BattleMap(g, tokens=[kira, *orcs, ag.Token(1, 5, name="Tor", tags={"ally"})])
+    w = ag.explore(m, ag.Sphere(5), caster=kira, range=60, move=10, at=(2, 2))   # no crash: move noted, not used
+    note = re.search(r'class="aoegrid-note">([^<]*)<', w.summary)
+    assert note is not None and note.group(1) == ("on a hex map, move= is not searched (square grids only): the score "
+                                                  "map is from where the caster stands")
+    hex_same(w, ag.area(ag.Sphere(5), at=w.origin, on=m, caster=kira, range=60))
+    assert w.can_score
+    w.set_state({"show_scores": True})                                    # the check box
+    fireball = {"caster": kira, "range": 60, "on": m, "hit": {"enemy"}, "avoid": {"ally"}}
+    assert np.array_equal(w.scores, ag.placement_scores(ag.Sphere(5), **fireball), equal_nan=True)
+    best = ag.best_placements(ag.Sphere(5), **fireball)[0]
+    assert w.best is not None and (w.best.at, w.best.score) == (best.at, best.score) == ((7.0, pytest.approx(2.598076)), 3)
+    assert "best at (7, 2.59808): 3 (orc0, orc1, orc2)" in w.summary
+    # Sent as data: a byte a corner slot (each of the map's 2 * 11 * 7 - 2 corners once), no centres under Starfinder.
+    layer = w.score_layer
+    index = np.frombuffer(base64.b64decode(layer["index"]), dtype=np.uint8).reshape(6, 10, 7)
+    assert int((index != 255).sum()) == 152 and (index[..., 6] == 255).all()
+    assert layer["hexpoints"] == 0.2 and len(layer["palette"]) == 4   # scores 0 to 3
+    assert layer["best"]["at"] == list(best.at) and len(layer["best"]["edges"]) == 4 * 12   # three hexes: 12 sides
+    assert len(layer["caster_edges"][0]) == 4 * 6                                          # Kira's hex, dashed
+    w.shape = ag.Cone(30, "E")                                            # per direction, about Kira's centre
+    cone = ag.placement_scores(ag.Cone(30), **{**fireball, "range": None})
+    assert w.scores is not None and w.scores.shape == (12,) and np.array_equal(w.scores, cone, equal_nan=True)
+    assert w.score_layer["wedges"] == [*g.center(0, 2), 2.0, 30.0]
+    aimed = ag.best_placements(ag.Cone(30), **{**fireball, "range": None})[0]
+    assert w.best is not None and (w.best.at, w.best.direction, w.best.score) == (kira, aimed.direction, 1.0)
+    assert "best toward 0\u00b0: 1 (orc0)" in w.summary  and w.score_layer["best"]["at"] == []
+    plain = ag.explore(m, caster=kira)
+    assert "aoegrid-note" not in plain.summary and plain.can_score
+
+
+def test_the_hex_score_map_searches_centres_under_savage_worlds() -> None:
+    g = ag.HexGrid(8, 6, orientation="flat", units="in", size=1)
+    m = ag.BattleMap(g, tokens=[ag.Token(1, 1, name="me", tags={"ally"}), ag.Token(5, 3, name="orc", tags={"enemy"}),
+                                ag.Token(6, 3, name="gob", tags={"enemy"})])
+    w = ag.explore(m, ag.Sphere(1), rules="savage-worlds", caster=(1, 1))   # a caster given as its hex
+    w.show_scores = True
+    assert w.best is not None and (w.best.at, w.best.score) == ((pytest.approx(4.6188022), 3.5), 2.0)
+    assert "best at (4.6188, 3.5): 2 (orc, gob)" in w.summary
+    index = np.frombuffer(base64.b64decode(w.score_layer["index"]), dtype=np.uint8).reshape(6, 8, 7)
+    assert int((index[..., :6] != 255).sum()) == 2 * 9 * 7 - 2 and int((index[..., 6] != 255).sum()) == 48
+    w.shape = ag.Cone(4)                                                  # wedges about the caster's hex
+    assert w.score_layer["wedges"] == [*g.center(1, 1), 2.0, 30.0]
+    assert w.best is not None and (w.best.direction, w.best.score) == (30.0, 2.0)

@@ -13,6 +13,15 @@ with their cover; with a caster, each placement at a point is checked as
 (:func:`aoegrid.placement_scores`) and outlines the best one (with ``move=``,
 after the caster moves: the path it walks and where it stands drawn too).
 
+On a hex map (a :class:`~aoegrid.HexGrid`, or a BattleMap on one) the board
+shows hexes as hexes, a click snaps to the nearest hex corner under rules
+whose origins are intersections (``Rules.hex_origin``: Starfinder, Pathfinder
+2e, 5e) and stays where it is under Savage Worlds, and the area is
+:func:`aoegrid.area`'s :class:`~aoegrid.hexarea.HexArea` (checked against
+the caster as on squares). The score map is :func:`aoegrid.placement_scores`'
+on hexes (a disc a hex corner, or centre under Savage Worlds); ``move=``
+works on square grids only, and the widget says so.
+
 Why anywidget: the widget is one ``anywidget.AnyWidget`` whose front end is a
 small ES module (below, in ``_ESM``). Every rule (snapping, the area, cover,
 creatures, scores) runs in Python, so the widget shows exactly what
@@ -27,7 +36,9 @@ Python computes the area: once, the ``board`` (the map file's own image,
 shrunk to the size the page shows it, with the grid, the walls by kind and
 the creatures); after each change, the ``view`` (the covered squares as runs
 of each row, cover badges, squares walls block, the shape's outline, the
-origin, the creatures reached with their grades: a few kilobytes); with the
+origin, the creatures reached with their grades: a few kilobytes; on hexes,
+``hexes`` instead of ``runs``: runs along rows of offset coordinates, each
+drawn as a hexagon from the board's ``hex`` layout); with the
 score map, ``score_layer`` (a palette index per lattice point, the best placement's
 outline, and after a move the path and the square stood on). The browser draws them on canvases in grid units. A drag keeps one
 request in flight: pointer moves while it is out replace each other, and the
@@ -56,6 +67,13 @@ What the browser draws, rows of squares as ``(y, first x, x past the last)``:
 >>> w = ag.explore(ag.Grid(8, 8), ag.Sphere(5), at=(4, 4))
 >>> w.view["runs"], w.view["origin"]
 ([3, 3, 5, 4, 3, 5], [4.0, 4.0])
+
+On hexes, a click goes to the nearest hex corner; hexes are runs of ``(row, first col, col past the last)``:
+
+>>> g = ag.HexGrid(8, 6)
+>>> w = ag.explore(g, ag.Sphere(5), at=(3.1, 2.1))
+>>> [round(v, 4) for v in w.origin], len(w.area), w.view["hexes"]      # the bottom corner of hex (2, 1)
+([3.0, 2.0207], 3, [1, 2, 3, 2, 2, 4])
 """
 
 from __future__ import annotations
@@ -63,6 +81,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import itertools
 import math
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -74,10 +93,14 @@ import traitlets
 
 from aoegrid._validate import non_negative, positive
 from aoegrid.area import Area, area
-from aoegrid.battlemap import BattleMapCore
+from aoegrid.battlemap import BattleMapCore, hex_footprint
 from aoegrid.directions import parse_direction
 from aoegrid.errors import AoegridError, InvalidTypeError, InvalidValueError, OffGridError
 from aoegrid.grid import Grid
+from aoegrid.hexarea import HexArea, nearest_corner
+from aoegrid.hexgrid import ROW_SPACING, HexGrid
+from aoegrid.hexplot import _BADGE_SIDE, _rings, hex_outline
+from aoegrid.hextactics import HexPlacement
 from aoegrid.maps import BattleMap
 from aoegrid.options import Mode, OriginPoint, parse_option
 from aoegrid.plotting import (
@@ -188,6 +211,31 @@ function fillRuns(ctx, flat, style) {
   eachRun(flat, (x, y, n) => ctx.fillRect(x, y, n, 1));
 }
 
+// Hex (col, row)'s centre, as HexGrid.center places it: rows (pointy) or columns (flat) of the shoved parity sit half a hex on.
+function hexCenter(h, col, row) {
+  const shove = (k) => ((k % 2) === h.shoved ? 0.5 : 0);
+  return h.pointy ? [h.first[0] + col + shove(row) - shove(0), h.first[1] + row * h.spacing]
+                  : [h.first[0] + col * h.spacing, h.first[1] + row + shove(col) - shove(0)];
+}
+
+function hexagon(ctx, h, col, row) {
+  const [x, y] = hexCenter(h, col, row), c = h.corners;
+  ctx.moveTo(x + c[0], y + c[1]);
+  for (let i = 2; i < 12; i += 2) ctx.lineTo(x + c[i], y + c[i + 1]);
+  ctx.closePath();
+}
+
+// Hexes come as runs along rows of offset coordinates, flat: row, first col, col past the last.
+function eachHex(flat, fn) {
+  for (let i = 0; i < flat.length; i += 3) for (let col = flat[i + 1]; col < flat[i + 2]; col++) fn(col, flat[i]);
+}
+
+// One path of every hex of the runs: filled once, neighbours leave no seam and no overlap darkens.
+function hexRuns(ctx, h, flat) {
+  ctx.beginPath();
+  eachHex(flat, (col, row) => hexagon(ctx, h, col, row));
+}
+
 function cross(ctx, [x, y], size, color, edge) {
   const h = size / 2;
   ctx.beginPath();
@@ -223,8 +271,12 @@ function drawBase(ctx, board, image) {
   ctx.fillRect(0, 0, w, h);
   if (image) { ctx.imageSmoothingQuality = "high"; ctx.drawImage(image, 0, 0, w, h); }
   ctx.beginPath();
-  for (let x = 0; x <= w; x++) { ctx.moveTo(x, 0); ctx.lineTo(x, h); }
-  for (let y = 0; y <= h; y++) { ctx.moveTo(0, y); ctx.lineTo(w, y); }
+  if (board.hex) {
+    for (let row = 0; row < board.hex.rows; row++) for (let col = 0; col < board.hex.cols; col++) hexagon(ctx, board.hex, col, row);
+  } else {
+    for (let x = 0; x <= w; x++) { ctx.moveTo(x, 0); ctx.lineTo(x, h); }
+    for (let y = 0; y <= h; y++) { ctx.moveTo(0, y); ctx.lineTo(w, y); }
+  }
   stroke(ctx, ...board.grid);
   for (const [color, dash, width, flat] of board.walls) { segments(ctx, flat); stroke(ctx, color, width, dash); }
 }
@@ -270,7 +322,61 @@ function drawArea(ctx, top, board, v) {
     drawTokens(top, board, []);
     return;
   }
-  if (!v.runs) return;
+  if (v.hexes) drawHexes(ctx, board, v);
+  else if (v.runs) drawSquares(ctx, board, v);
+  else return;
+  for (const ring of (v.hexes ? v.outline : [v.outline])) {
+    if (ring.length < 6) continue;
+    top.beginPath();
+    top.moveTo(ring[0], ring[1]);
+    for (let i = 2; i < ring.length; i += 2) top.lineTo(ring[i], ring[i + 1]);
+    top.closePath();
+    stroke(top, st.color, st.shape_width, [4, 2]);
+  }
+  cross(top, v.origin, st.mark, st.color, st.mark_edge);
+  drawTokens(top, board, v.reached);
+}
+
+// An area's hexes: tinted, each outlined; blocked ones dotted; cover a diamond in the upper-right corner, as hexplot draws.
+function drawHexes(ctx, board, v) {
+  const st = board.style, h = board.hex;
+  // Blocked hexes first: the area's hexes' edges, drawn over them, stay whole where the two meet.
+  if (v.blocked.length) {
+    hexRuns(ctx, h, v.blocked);
+    ctx.fillStyle = st.blocked;
+    ctx.fill();
+    ctx.fillStyle = dots(ctx);
+    ctx.fill();
+  }
+  hexRuns(ctx, h, v.hexes);
+  ctx.fillStyle = st.fill;
+  ctx.fill();
+  ctx.lineJoin = "round";
+  stroke(ctx, st.color, st.square_width);
+  const c = h.corners, [k, side] = h.badge;
+  const corner = (i) => [c[2 * ((i + 6) % 6)], c[2 * ((i + 6) % 6) + 1]];
+  const [ax, ay] = corner(k);
+  const along = (i, size) => {
+    const [x, y] = corner(i), n = Math.hypot(x - ax, y - ay);
+    return [(x - ax) * side * size / n, (y - ay) * side * size / n];
+  };
+  for (const [grade, flat] of v.cover) {
+    const [size, face, edge] = st.badges[grade];
+    const [a, b] = [along(k - 1, size), along(k + 1, size)];
+    ctx.beginPath();
+    for (let i = 0; i < flat.length; i += 2) {
+      const [x, y] = hexCenter(h, flat[i], flat[i + 1]);
+      ctx.moveTo(x + ax, y + ay); ctx.lineTo(x + ax + a[0], y + ay + a[1]);
+      ctx.lineTo(x + ax + a[0] + b[0], y + ay + a[1] + b[1]); ctx.lineTo(x + ax + b[0], y + ay + b[1]); ctx.closePath();
+    }
+    ctx.fillStyle = face;
+    ctx.fill();
+    stroke(ctx, edge, st.badge_width);
+  }
+}
+
+function drawSquares(ctx, board, v) {
+  const st = board.style;
   fillRuns(ctx, v.runs, st.fill);
   // Each square outlined, as Foundry highlights a template; runs alone where squares are a few pixels.
   const each = ctx.getTransform().a >= 4;
@@ -292,19 +398,10 @@ function drawArea(ctx, top, board, v) {
     ctx.fill();
     stroke(ctx, edge, st.badge_width);
   }
-  if (v.outline.length >= 6) {
-    top.beginPath();
-    top.moveTo(v.outline[0], v.outline[1]);
-    for (let i = 2; i < v.outline.length; i += 2) top.lineTo(v.outline[i], v.outline[i + 1]);
-    top.closePath();
-    stroke(top, st.color, st.shape_width, [4, 2]);
-  }
-  cross(top, v.origin, st.mark, st.color, st.mark_edge);
-  drawTokens(top, board, v.reached);
 }
 
 // The scores under the area; the best placement and the caster over it (marks).
-function drawScores(ctx, marks, s) {
+function drawScores(ctx, marks, s, board) {
   clear(ctx);
   clear(marks);
   if (!s.index) return;
@@ -324,6 +421,32 @@ function drawScores(ctx, marks, s) {
       ctx.rect(x - half, y - half, 2 * half, 2 * half);
     });
     if (s.edge) stroke(ctx, ...s.edge);
+  } else if (s.hexpoints) {
+    // Seven slots a hex, row by row: its six corners, then its centre.
+    const h = board.hex, r = s.hexpoints;
+    const at = (k) => {
+      const cell = Math.floor(k / 7), slot = k % 7;
+      const [x, y] = hexCenter(h, cell % h.cols, Math.floor(cell / h.cols));
+      return slot === 6 ? [x, y] : [x + h.corners[2 * slot], y + h.corners[2 * slot + 1]];
+    };
+    const disc = (path, [x, y], radius) => { path.moveTo(x + radius, y); path.arc(x, y, radius, 0, 2 * Math.PI); };
+    // What cannot be chosen is dimmed, unedged.
+    const none = new Path2D(), edges = new Path2D();
+    index.forEach((c, k) => { if (c === NO_SCORE) disc(none, at(k), r); });
+    ctx.fillStyle = s.none;
+    ctx.fill(none);
+    index.forEach((c, k) => {
+      if (c >= NO_SCORE) return;
+      const point = new Path2D();
+      disc(point, at(k), r);
+      ctx.fillStyle = s.palette[c];
+      ctx.fill(point);
+      disc(edges, at(k), r);
+    });
+    ctx.lineWidth = s.edge[1];
+    ctx.strokeStyle = s.edge[0];
+    ctx.setLineDash([]);
+    ctx.stroke(edges);
   } else {
     const [cx, cy, r, step] = s.wedges;
     // Wedges of one colour filled as one shape: neighbours filled apart leave hairline seams.
@@ -342,9 +465,15 @@ function drawScores(ctx, marks, s) {
     marks.lineCap = "round";
     stroke(marks, s.best.color, s.best.width);
     if (s.best.at.length === 4) box(marks, s.best.at, s.best.color, s.best.width);
-    else cross(marks, s.best.at, s.best.mark, s.best.color, s.best.mark_edge);
+    else if (s.best.at.length === 2) cross(marks, s.best.at, s.best.mark, s.best.color, s.best.mark_edge);
   }
-  box(marks, ...s.caster);
+  if (s.caster) box(marks, ...s.caster);
+  if (s.caster_edges) {
+    const [flat, color, width, dash] = s.caster_edges;
+    segments(marks, flat);
+    marks.lineCap = "round";
+    stroke(marks, color, width, dash);
+  }
   // After a move: the path walked, centre to centre, haloed, and the square stood on.
   if (s.path) {
     const [color, width, points, stand] = s.path;
@@ -405,7 +534,7 @@ function render({ model, el }) {
       img.onload = () => { if (model.get("board") === b) drawBase(layers.base, b, img); };
       img.src = b.image;
     }
-    drawScores(layers.heat, layers.marks, model.get("score_layer"));
+    drawScores(layers.heat, layers.marks, model.get("score_layer"), b);
     drawArea(layers.squares, layers.top, b, model.get("view"));
   }
 
@@ -428,7 +557,7 @@ function render({ model, el }) {
   const handlers = [
     ["change:board", drawBoard],
     ["change:view", () => drawArea(layers.squares, layers.top, model.get("board"), model.get("view"))],
-    ["change:score_layer", () => drawScores(layers.heat, layers.marks, model.get("score_layer"))],
+    ["change:score_layer", () => drawScores(layers.heat, layers.marks, model.get("score_layer"), model.get("board"))],
     ["change:summary", () => { summary.innerHTML = model.get("summary"); }],
     ["change:answered", answered],
     ...["shape_kinds", "shape_kind", "presets", "preset", "modes", "mode", "size", "unit", "direction",
@@ -534,6 +663,7 @@ _CSS = """
 .aoegrid-creatures { margin: 4px 0; padding-left: 1.4em; }
 .aoegrid-error { color: #b00020; }
 .aoegrid-best { margin-top: 6px; color: #005f8f; }
+.aoegrid-note { margin-top: 6px; color: #7a5b00; font-size: 12px; }
 .aoegrid-key { margin-top: 6px; color: #555; font-size: 12px; display: flex; flex-wrap: wrap; gap: 2px 10px; }
 .aoegrid-key > span { display: inline-flex; align-items: center; gap: 4px; }
 .aoegrid-swatch { width: 12px; height: 12px; }
@@ -558,9 +688,10 @@ def explore(
 
     Parameters
     ----------
-    on : BattleMap or Grid
+    on : BattleMap, Grid or HexGrid
         The map (its walls cut the areas, its tokens are the creatures
-        listed), or a bare grid.
+        listed), or a bare grid. On hexes ``move`` is not used (the widget
+        notes it).
     shape : Sphere, Cylinder, Cone, Line or Cube
         The effect to start with; the controls change its kind and size, the
         dial and drags its direction (other fields, such as a line's width,
@@ -571,7 +702,7 @@ def explore(
         Who casts: passed to :func:`aoegrid.area` for shapes placed at a
         point, which then checks each placement (a refused one says why) and
         moves 5e's hidden origins to the near side of their wall; needed for
-        the score map. Cones and lines are drawn where clicked, unchecked
+        the score map. On a hex map a Token or a hex ``(col, row)``. Cones and lines are drawn where clicked, unchecked
         (:func:`aoegrid.area` would start them at the caster; the score map
         aims them from it).
     mode : str
@@ -639,7 +770,9 @@ class Explorer(anywidget.AnyWidget):
         click there does: snapped to the nearest intersection when the
         preset's origins must be intersections (``Rules.origin``), else to the
         nearest intersection or square centre, the points the score map
-        searches (a tie goes to the intersection).
+        searches (a tie goes to the intersection). On a hex map, in its map
+        coordinates: the nearest hex corner when ``Rules.hex_origin`` is
+        ``"intersection"``, else the point itself.
     shape : Shape
         The effect placed. Its kind, size and direction are also the traits
         ``shape_kind``, ``size`` and ``direction`` the controls set.
@@ -652,7 +785,7 @@ class Explorer(anywidget.AnyWidget):
     move : float or None
         How far the caster moves before it casts, for the score map (see
         :func:`explore`); None: it casts from where it stands.
-    area : Area or None
+    area : Area, HexArea or None
         The area now shown, exactly ``ag.area(shape, at=origin, on=map,
         rules=rules, mode=mode, caster=caster, range=range)`` (for a cone or
         line, without caster and range: drawn where clicked); None when the
@@ -692,7 +825,7 @@ class Explorer(anywidget.AnyWidget):
 
     def __init__(
         self,
-        on: Grid | BattleMapCore,
+        on: Grid | HexGrid | BattleMapCore,
         shape: Shape = DEFAULT_SHAPE,
         rules: Rules | str = "starfinder",
         caster: Token | Space | tuple[float, float] | None = None,
@@ -705,36 +838,42 @@ class Explorer(anywidget.AnyWidget):
         move: float | None = None,
         scale: float | None = None,
     ) -> None:
-        if isinstance(on, Grid):
+        if isinstance(on, (Grid, HexGrid)):
             on = BattleMap(on)
-        if not isinstance(on, BattleMapCore):
-            raise InvalidTypeError(f"explore needs an aoegrid.BattleMap or Grid to draw on, got {on!r}")
+        if not isinstance(on, BattleMapCore) or not isinstance(on.grid, (Grid, HexGrid)):
+            raise InvalidTypeError(f"explore needs an aoegrid.BattleMap, Grid or HexGrid to draw on, got {on!r}")
         g = on.grid
         self._map = on
+        self._hex = isinstance(g, HexGrid)
         self._caster = caster
         self._hit, self._avoid, self._range = hit, avoid, range
         self._shape = _placeable(shape)
         self._rules = resolve_rules(rules)
-        self._area: Area | None = None
+        self._area: Area | HexArea | None = None
         self._error: str | None = None
         # What the score map was worked out for, and what it found: scores, best, why it failed, the layer drawn.
-        self._scored: tuple[Any, np.ndarray | None, Placement | None, str | None, dict[str, Any]] | None = None
+        self._scored: tuple[Any, np.ndarray | None, Placement | HexPlacement | None, str | None,
+                            dict[str, Any]] | None = None
         self._tokens = list(on.tokens)
         self._token_index = {id(t): i for i, t in enumerate(self._tokens)}
-        self._token_boxes = np.array([t.space.bounds for t in self._tokens], dtype=np.float64).reshape(-1, 4)
+        # Each creature's box: its space on squares; on hexes, the first and last column and row of its hexes.
+        boxes = ([_hex_box(hex_footprint(g, t)) for t in self._tokens] if self._hex
+                 else [t.space.bounds for t in self._tokens])
+        self._token_boxes = np.array(boxes, dtype=np.float64).reshape(-1, 4)
         # Observers wait until everything is set, then the first view is worked out once.
         self._held = True
+        extent = g.extent
         super().__init__(
             shape_kind=self._shape.name,
             size=_size_of(self._shape),
             direction=float(getattr(self._shape, "direction", 0.0)),
             preset=self._rules.name,
             mode=parse_option(Mode, mode, "mode").value,
-            origin=(g.width / 2, g.height / 2) if at is None else at,
+            origin=(extent[0] / 2, extent[1] / 2) if at is None else at,
             unit=g.units,
             can_score=caster is not None,
             move=move,
-            board=_board(on, _scale(scale, g)),
+            board=_board(on, _scale(scale, extent)),
         )
         self.on_msg(self._on_message)
         self._held = False
@@ -771,7 +910,7 @@ class Explorer(anywidget.AnyWidget):
             self.origin = self.origin  # snapped again, for the new rules' origins
 
     @property
-    def area(self) -> Area | None:
+    def area(self) -> Area | HexArea | None:
         """The area now shown, or None when the rules refuse the placement."""
         return self._area
 
@@ -786,7 +925,7 @@ class Explorer(anywidget.AnyWidget):
         return self._scored[1] if self.show_scores and self._scored else None
 
     @property
-    def best(self) -> Placement | None:
+    def best(self) -> Placement | HexPlacement | None:
         """The best placement outlined on the score map, or None."""
         return self._scored[2] if self.show_scores and self._scored else None
 
@@ -800,6 +939,8 @@ class Explorer(anywidget.AnyWidget):
         except (TypeError, ValueError):
             raise InvalidTypeError(f"origin must be a point (x, y) in grid units, got {value!r}") from None
         g = self._map.grid
+        if isinstance(g, HexGrid):
+            return _hex_origin(g, self._rules, x, y, value)
         if not (0 <= x <= g.width and 0 <= y <= g.height):
             raise OffGridError(f"origin {value!r} is off the {g.width} x {g.height} map")
         # Halves round up, the same way everywhere (round() would go to even).
@@ -919,6 +1060,7 @@ class Explorer(anywidget.AnyWidget):
 
     def _refresh(self) -> None:
         """Work out the area (and the score map), and send what changed in one message."""
+        a: Area | HexArea | None
         try:
             point = not isinstance(self._shape, (Cone, Line))
             a = area(self._shape, self.origin, self._map, self._rules, self.mode,
@@ -934,12 +1076,25 @@ class Explorer(anywidget.AnyWidget):
                 best_html = self._show_score_map()
             else:
                 self.score_layer = {}
-            self.view = {"refused": list(self.origin)} if a is None else _view(a, reached, self._token_index)
-            self.summary = self._summary(a, reached) + best_html + _key(self.view, self.board["style"])
+            if a is None:
+                self.view = {"refused": list(self.origin)}
+            elif isinstance(a, HexArea):
+                self.view = _hex_view(a, reached, self._token_index)
+            else:
+                self.view = _view(a, reached, self._token_index)
+            self.summary = (self._summary(a, reached) + best_html + _key(self.view, self.board["style"])
+                            + self._hex_note())
 
-    def _near(self, a: Area) -> list[Token]:
-        """The creatures whose space meets the area's bounds: no other can be reached, and a big map has many."""
-        b = a.bounds
+    def _near(self, a: Area | HexArea) -> list[Token]:
+        """The creatures whose space meets the area's bounds: no other can be reached, and a big map has many.
+
+        On hexes the bounds are of columns and rows, the area's and each creature's hexes'.
+        """
+        if isinstance(a, HexArea):
+            rows, cols = np.nonzero(a.mask)
+            b = _hex_box(list(zip(cols.tolist(), rows.tolist(), strict=True))) if cols.size else None
+        else:
+            b = a.bounds
         if b is None:
             return []
         t = self._token_boxes
@@ -969,9 +1124,16 @@ class Explorer(anywidget.AnyWidget):
     def _score_key(self) -> tuple[Shape, Rules, str, float | None]:
         """What the score map depends on: a cone's or line's own direction is not (it is searched)."""
         shape = self._shape.replace(direction=0.0) if isinstance(self._shape, (Cone, Line)) else self._shape
-        return shape, self._rules, self.mode, self.move
+        # The hex search moves no caster (noted beside the map).
+        return shape, self._rules, self.mode, None if self._hex else self.move
 
-    def _summary(self, a: Area | None, reached: list[Reached]) -> str:
+    def _hex_note(self) -> str:
+        """On a hex map given ``move``, the note saying the score map does not use it."""
+        if not self._hex or self.move is None:
+            return ""
+        return f'<div class="aoegrid-note">{html.escape(_HEX_NO_MOVE)}</div>'
+
+    def _summary(self, a: Area | HexArea | None, reached: list[Reached]) -> str:
         x, y = self.origin
         what = (f"{self._rules.name} {self.mode}, {_describe(self._shape, self._map.grid.units)} "
                 f"at ({x:g}, {y:g})")
@@ -979,7 +1141,8 @@ class Explorer(anywidget.AnyWidget):
             return (f'<div class="aoegrid-count">refused</div><div class="aoegrid-what">{html.escape(what)}</div>'
                     f'<div class="aoegrid-error">{html.escape(self._error or "")}</div>')
         n = len(a)
-        out = (f'<div class="aoegrid-count">{n} square{"" if n == 1 else "s"}</div>'
+        cells = ("hex", "hexes") if self._hex else ("square", "squares")
+        out = (f'<div class="aoegrid-count">{n} {cells[n != 1]}</div>'
                f'<div class="aoegrid-what">{html.escape(what)}</div>')
         if not self._tokens:
             return out
@@ -987,6 +1150,51 @@ class Explorer(anywidget.AnyWidget):
             return out + '<div class="aoegrid-creatures">no creature reached</div>'
         items = "".join(f"<li>{html.escape(_creature(r))}</li>" for r in reached)
         return out + f'<ol class="aoegrid-creatures">{items}</ol>'
+
+
+#: What the explorer does not do on hex maps yet, as the widget says it.
+_HEX_NO_MOVE = ("on a hex map, move= is not searched (square grids only): the score map is from where the caster "
+                "stands")
+
+
+def _hex_box(hexes: list[tuple[int, int]]) -> tuple[int, int, int, int]:
+    """The first and last column and row of ``hexes`` ``(col, row)``: ``(col0, row0, col1, row1)``."""
+    cols, rows = zip(*hexes, strict=True)
+    return min(cols), min(rows), max(cols), max(rows)
+
+
+def _hex_origin(g: HexGrid, rules: Rules, x: float, y: float, value: Any) -> tuple[float, float]:
+    """A click at ``(x, y)`` on a hex map as a point of origin: the nearest hex corner, or the point itself.
+
+    Corners under rules whose origins are intersections (``Rules.hex_origin``),
+    as :func:`aoegrid.hexarea.nearest_corner` finds them (the very floats
+    :func:`aoegrid.area` snaps to); a click in a notch of the map's ragged edge,
+    in no hex of the map, goes to the nearest corner of a hex on it.
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> g, sw5e = ag.HexGrid(4, 3), ag.PRESETS["sw5e"]
+    >>> [round(v, 4) for v in _hex_origin(g, sw5e, 0.55, 0.02, None)]
+    [0.5, 0.0]
+    >>> [round(v, 4) for v in _hex_origin(g, sw5e, 0.1, 1.3, None)]   # left of shoved row 1: its hex's corner
+    [0.5, 1.1547]
+    >>> _hex_origin(g, ag.PRESETS["savage-worlds"], 0.1, 1.3, None)   # anywhere
+    (0.1, 1.3)
+    """
+    w, h = g.extent
+    if not (0 <= x <= w and 0 <= y <= h):
+        raise OffGridError(f"origin {value!r} is off the {g.width} x {g.height} hex map "
+                           f"(0..{w:.4g} x 0..{h:.4g} in hex widths)")
+    if rules.hex_origin is not OriginPoint.INTERSECTION:
+        return x, y
+    col, row = g.hex_at(x, y)
+    if g.contains(col, row):
+        return nearest_corner(g, (x, y))
+    on = np.array(g.neighbours(col, row))
+    corners = g.corners(on[:, 0], on[:, 1]).reshape(-1, 2)
+    k = int(np.argmin(np.hypot(corners[:, 0] - x, corners[:, 1] - y)))
+    return float(corners[k, 0]), float(corners[k, 1])
 
 
 #: The longest side of the map on the page, in pixels: about what browsers still draw.
@@ -1001,15 +1209,19 @@ _LEVELS = 250
 _SCORE_CMAP, _SCORE_ALPHA = "YlOrRd", 0.85
 
 
-def _scale(scale: float | None, g: Grid) -> float:
-    """Pixels a square: ``scale``, or what makes the map about 768 pixels across (4 to 32)."""
+def _scale(scale: float | None, extent: tuple[float, float]) -> float:
+    """Pixels a map unit (a square, a hex's width): ``scale``, or what makes the map about 768 pixels across (4 to 32).
+
+    ``extent`` is the map's width and height in map units.
+    """
+    w, h = extent
     if scale is None:
-        return min(32.0, max(4.0, 768.0 / max(g.width, g.height)))
+        return min(32.0, max(4.0, 768.0 / max(w, h)))
     out = positive(scale, "scale")
-    if out * max(g.width, g.height) > MAX_PIXELS:
+    if out * max(w, h) > MAX_PIXELS:
         raise InvalidValueError(
-            f"scale {scale!r} makes the {g.width} x {g.height} map wider than {MAX_PIXELS} pixels on the page; "
-            f"give at most {MAX_PIXELS / max(g.width, g.height):g}"
+            f"scale {scale!r} makes the {w:g} x {h:g} map wider than {MAX_PIXELS} pixels on the page; "
+            f"give at most {MAX_PIXELS / max(w, h):g}"
         )
     return out
 
@@ -1023,10 +1235,12 @@ def _rgba(color: str, alpha: float) -> str:
 def _board(bmap: BattleMapCore, scale: float) -> dict[str, Any]:
     """What the browser draws once: the map's image, grid and walls, the creatures, and the styles of the marks.
 
-    Lengths are in squares: line widths and type sizes are
-    :mod:`aoegrid.plotting`'s at ``scale`` pixels a square (100 pixels an
-    inch, 72 points), so the page looks as :func:`aoegrid.plotting.plot_area`
-    draws.
+    Lengths are in squares (on a hex map, hex widths: its map coordinates):
+    line widths and type sizes are :mod:`aoegrid.plotting`'s at ``scale``
+    pixels a square (100 pixels an inch, 72 points), so the page looks as
+    :func:`aoegrid.plotting.plot_area` draws. On a hex map, ``hex`` says
+    where the hexes are (:func:`_hex_layout`) and a creature is a disc on
+    its footprint's centre, as :func:`aoegrid.hexplot.plot_hex_tokens` draws it.
 
     Examples
     --------
@@ -1037,6 +1251,7 @@ def _board(bmap: BattleMapCore, scale: float) -> dict[str, Any]:
     ([4, 3], '', '#000000', [2.0, 0.0, 2.0, 3.0], [0.5, 0.5, 0.4, 'Mog'])
     """
     g = bmap.grid
+    hexes = isinstance(g, HexGrid)
     u = 0.72 * scale  # points a square
 
     def width(points: float) -> float:
@@ -1047,7 +1262,7 @@ def _board(bmap: BattleMapCore, scale: float) -> dict[str, Any]:
     tokens = []
     for t in bmap.tokens:
         w, h = t.footprint
-        cx, cy = t.space.center
+        cx, cy = g.footprint_center(t.x, t.y, w) if hexes else t.space.center
         name, size = _fit_name(t.name, 2.2 * w * u, _font(u) * min(1.0, max(w, 1) ** 0.5)) if t.name else ("", 0.0)
         tokens.append([cx, cy, 0.4 * min(w, h), name, size / u])
     color = AREA_COLORS[0]
@@ -1058,9 +1273,36 @@ def _board(bmap: BattleMapCore, scale: float) -> dict[str, Any]:
         "badge_width": width(0.8), "token": ["#f5deb3", "#333333", width(1.0)], "hit": ["#d62728", width(3.0)],
         "halo": width(2.0), "token_badges": {1: "\u00bd", 2: "\u00be"}, "badge_font": max(5.0, _font(u) * 0.9) / u,
     }
-    w_px, h_px = max(1, round(g.width * scale)), max(1, round(g.height * scale))
-    return {"size": [g.width, g.height], "scale": scale, "image": _image_url(bmap, w_px, h_px),
-            "grid": ["#bbbbbb", width(0.5)], "walls": walls, "tokens": tokens, "style": style}
+    size = list(g.extent) if hexes else [g.width, g.height]
+    w_px, h_px = max(1, round(size[0] * scale)), max(1, round(size[1] * scale))
+    out = {"size": size, "scale": scale, "image": _image_url(bmap, w_px, h_px),
+           "grid": ["#bbbbbb", width(0.5)], "walls": walls, "tokens": tokens, "style": style}
+    if hexes:
+        out["hex"] = _hex_layout(g)
+    return out
+
+
+def _hex_layout(g: HexGrid) -> dict[str, Any]:
+    """What the browser needs to place hex ``(col, row)`` as :meth:`HexGrid.center` and :meth:`~HexGrid.corners` do.
+
+    ``first`` is hex ``(0, 0)``'s centre; rows (pointy-top) or columns
+    (flat-top) are ``spacing`` apart, and those of parity ``shoved`` sit half
+    a hex further right (down) than the others; ``corners`` are the six
+    corners' offsets from a centre, clockwise, flat; ``badge`` the corner a
+    cover badge sits in (the upper right) and its sides' share of a square's
+    badge, as :func:`aoegrid.hexplot.plot_hex_area` draws it.
+
+    Examples
+    --------
+    >>> h = _hex_layout(HexGrid(4, 3))
+    >>> h["cols"], h["rows"], h["pointy"], h["shoved"], [round(v, 4) for v in h["first"]], h["badge"]
+    (4, 3, True, 1, [0.5, 0.5774], [1, 0.75])
+    """
+    pointy = g.orientation == "pointy"
+    x0, y0 = g.center(0, 0)
+    return {"cols": g.width, "rows": g.height, "pointy": pointy, "shoved": 1 if g.offset == "odd" else 0,
+            "first": [x0, y0], "spacing": ROW_SPACING, "corners": (g.corners(0, 0) - (x0, y0)).ravel().tolist(),
+            "badge": [1 if pointy else 5, _BADGE_SIDE]}
 
 
 def _image_url(bmap: BattleMapCore, width_px: int, height_px: int) -> str:
@@ -1130,7 +1372,40 @@ def _view(a: Area, reached: list[Reached], index: dict[int, int]) -> dict[str, A
     }
 
 
-def _score_layer(scores: np.ndarray, best: Placement | None, caster: Any, g: Grid, scale: float) -> dict[str, Any]:
+def _hex_view(a: HexArea, reached: list[Reached], index: dict[int, int]) -> dict[str, Any]:
+    """What the browser draws of an area on hexes: as :func:`_view`, hexes as runs along rows of offset coordinates.
+
+    ``hexes`` and ``blocked`` (the shape's hexes no line from the origin
+    reaches) are runs as :func:`_runs` gives them, ``(row, first col, col
+    past the last)``; ``cover`` lists ``(col, row)`` of each grade;
+    ``outline`` is the exact shape's rings, each flat.
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> g = ag.HexGrid(6, 4)
+    >>> v = _hex_view(ag.area(ag.Sphere(5), at=g.corners(2, 1)[3], on=g), [], {})
+    >>> v["hexes"], v["blocked"], [round(x, 4) for x in v["origin"]]
+    ([1, 2, 3, 2, 2, 4], [], [3.0, 2.0207])
+    """
+    badged = []
+    for grade in COVER_BADGES:
+        rows, cols = np.nonzero((a.cover == grade) & a.mask)
+        if cols.size:
+            badged.append([int(grade), np.column_stack([cols, rows]).ravel().tolist()])
+    return {
+        "origin": [float(v) for v in a.origin],
+        "hexes": _runs(a.mask, 0, 0),
+        # The visible fraction is worked out (not NaN) on the shape's hexes only.
+        "blocked": _runs(~np.isnan(a.visible) & ~a.mask, 0, 0),
+        "cover": badged,
+        "outline": [ring[:-1].round(4).ravel().tolist() for ring in _rings(a.outline())],
+        "reached": [[index[id(r.token)], int(r.cover)] for r in reached],
+    }
+
+
+def _score_layer(scores: np.ndarray, best: Placement | HexPlacement | None, caster: Any, g: Grid | HexGrid,
+                 scale: float) -> dict[str, Any]:
     """The score map as the browser draws it: a palette index a lattice point (or direction), the best outlined.
 
     Colours are :func:`aoegrid.plotting.plot_scores`' (one a whole-number
@@ -1163,6 +1438,9 @@ def _score_layer(scores: np.ndarray, best: Placement | None, caster: Any, g: Gri
         "palette": [_rgba(to_hex(rgba), _SCORE_ALPHA) for rgba in colors],
         "none": _rgba(_NO_SCORE, 0.55),
     }
+    if isinstance(g, HexGrid):
+        return _hex_scores(out, values, index, best, caster, g, u)
+    assert not isinstance(best, HexPlacement)
     if values.ndim == 1:
         centre = _caster_space(caster).center
         out["wedges"] = [centre[0], centre[1], max(2.0, min(g.width, g.height) / 4), 360.0 / values.size]
@@ -1195,12 +1473,93 @@ def _score_layer(scores: np.ndarray, best: Placement | None, caster: Any, g: Gri
     return out
 
 
-def _swatch(fill: str = "none", edge: str = "none", width: float = 0.12, more: str = "", dash: str = "") -> str:
-    """A key's picture of a mark: a square (``fill``, ``edge`` ``width`` wide) in a unit box, and ``more`` SVG over it."""
+def _hex_scores(out: dict[str, Any], values: np.ndarray, index: np.ndarray, best: HexPlacement | Placement | None,
+                caster: Any, g: HexGrid, u: float) -> dict[str, Any]:
+    """The score map on a hex map: ``out`` (the palette) with where its points are and the best placement's marks.
+
+    Points of origin are :func:`aoegrid.placement_scores`' ``(height, width,
+    7)`` slots, ``[row, col, k]`` corner ``k`` of hex ``(col, row)`` and
+    ``[row, col, 6]`` its centre, a byte each, each drawn as a disc
+    ``hexpoints`` in radius (grey for no score); a corner the three hexes at
+    it share is sent in the first of them only (255 in the others, so no
+    disc is drawn three times over), and centres only when the rules search
+    them. Cones and lines: wedges about the caster, as on squares.
+    ``caster_edges``: the caster's hexes outlined, dashed; the best
+    placement's hexes are outlined, as segments.
+
+    Examples
+    --------
+    >>> import aoegrid as ag
+    >>> g = ag.HexGrid(2, 1)
+    >>> s = _hex_scores({}, np.zeros((1, 2, 7)), np.zeros((1, 2, 7), np.uint8), None, ag.Token(0, 0), g, 20)
+    >>> index = np.frombuffer(base64.b64decode(s["index"]), np.uint8).reshape(1, 2, 7)
+    >>> int((index[..., :6] != 255).sum()), index[0, :, 6].tolist()    # the 10 corners of two hexes; centres too here
+    (10, [0, 0])
+    """
+    # The search took the caster: a Token, or a hex (col, row) standing for a one-hex creature.
+    token = caster if isinstance(caster, Token) else Token(int(caster[0]), int(caster[1]))
+    own = hex_footprint(g, token)
+    if values.ndim == 1:
+        centre = g.footprint_center(token.x, token.y, token.footprint[0])
+        out["wedges"] = [centre[0], centre[1], max(2.0, min(g.extent) / 4), 360.0 / values.size]
+    else:
+        flat = index.reshape(-1, 7).copy()
+        rows, cols = np.divmod(np.arange(flat.shape[0]), g.width)
+        x, y = g.center(cols, rows)
+        points = np.concatenate([g.corners(cols, rows), np.stack([x, y], axis=-1)[:, None, :]], axis=1)
+        # A corner's three hexes give the same point to within float error: the first of them draws it.
+        _, first = np.unique(np.round(points.reshape(-1, 2) * 1e6).astype(np.int64), axis=0, return_index=True)
+        drawn = np.zeros(flat.size, dtype=bool)
+        drawn[first] = True
+        flat = np.where(drawn.reshape(flat.shape), flat, _NOT_SEARCHED)
+        if np.isnan(values[..., 6]).all():  # the rules search corners only
+            flat[:, 6] = _NOT_SEARCHED
+        index = flat
+        # Corners are a hex's side (0.58) apart: discs 0.4 across stay apart.
+        out["hexpoints"] = 0.2
+        out["edge"] = [_rgba("#000000", _SCORE_ALPHA), 0.3 / u]
+    out["index"] = base64.b64encode(np.ascontiguousarray(index, dtype=np.uint8).tobytes()).decode("ascii")
+    if best is not None:
+        at = best.at
+        out["best"] = {"edges": _hex_edges(g, best.area.mask), "color": _BEST, "width": 2.5 / u, "mark": 0.65,
+                       "mark_edge": _lw(u, 1.0) / u, "at": [float(v) for v in at] if isinstance(at, tuple) else []}
+    mask = np.zeros(g.shape, dtype=bool)
+    for c, r in own:  # all on the map: the search checked
+        mask[r, c] = True
+    out["caster_edges"] = [_hex_edges(g, mask), "#000000", 2.0 / u, _DASHES["dashed"]]
+    return out
+
+
+def _hex_edges(g: HexGrid, mask: np.ndarray) -> list[float]:
+    """The outline of the hexes of ``mask`` as segments, flat: ``x0, y0, x1, y1`` each.
+
+    Examples
+    --------
+    >>> len(_hex_edges(HexGrid(3, 3), HexGrid(3, 3).hexes_within((1, 1), 1)))      # 18 sides, 4 numbers each
+    72
+    """
+    segs = [v for ring in hex_outline(g, mask) for a, b in itertools.pairwise(ring) for v in (*a, *b)]
+    return [round(float(v), 4) for v in segs]
+
+
+def _swatch(fill: str = "none", edge: str = "none", width: float = 0.12, more: str = "", dash: str = "",
+            hexagon: bool = False) -> str:
+    """A key's picture of a mark: a square or a pointy-top hexagon (``fill``, ``edge`` ``width`` wide) in a unit box,
+    and ``more`` SVG over it."""
     inset = width / 2
     dashes = f' stroke-dasharray="{dash}"' if dash else ""
+    paint = f'fill="{fill}" stroke="{edge}" stroke-width="{width:g}"{dashes}'
+    if hexagon:
+        points = " ".join(f"{x:.3f},{y:.3f}" for x, y in _key_hexagon(0.5 - inset))
+        return f'<svg class="aoegrid-swatch" viewBox="0 0 1 1"><polygon points="{points}" {paint}/>{more}</svg>'
     return (f'<svg class="aoegrid-swatch" viewBox="0 0 1 1"><rect x="{inset:g}" y="{inset:g}" width="{1 - width:g}" '
-            f'height="{1 - width:g}" fill="{fill}" stroke="{edge}" stroke-width="{width:g}"{dashes}/>{more}</svg>')
+            f'height="{1 - width:g}" {paint}/>{more}</svg>')
+
+
+def _key_hexagon(radius: float) -> list[tuple[float, float]]:
+    """The corners of a pointy-top hexagon ``radius`` from the key box's centre to a corner, clockwise from the top."""
+    return [(0.5 + radius * math.cos(math.radians(a)), 0.5 + radius * math.sin(math.radians(a)))
+            for a in range(-90, 270, 60)]
 
 
 def _keyed(items: list[tuple[str, str]]) -> str:
@@ -1213,16 +1572,27 @@ def _key(view: dict[str, Any], style: dict[str, Any]) -> str:
     if "refused" in view:
         return ""
     color, fill = style["color"], style["fill"]
-    items = [(_swatch(fill, color), "area"), (_swatch(edge=color, width=0.16, dash="0.3 0.15"), "shape")]
+    hexagon = "hexes" in view
+    items = [(_swatch(fill, color, hexagon=hexagon), "area"), (_swatch(edge=color, width=0.16, dash="0.3 0.15"), "shape")]
     shown = {grade for grade, _ in view["cover"]}
     for grade, (name, size, face, edge) in COVER_BADGES.items():
         if int(grade) in shown:
-            corner = (f'<polygon points="{1 - size:g},0 1,0 1,{size:g}" fill="{face}" stroke="{edge}" '
-                      'stroke-width="0.08"/>')
-            items.append((_swatch(fill, color, more=corner), name))
+            if hexagon:
+                # A diamond in the upper-right corner, its sides along the hexagon's, as the map draws it.
+                top, apex, low = _key_hexagon(0.44)[:3]
+                k = _BADGE_SIDE * size / math.dist(top, apex)
+                a = ((top[0] - apex[0]) * k, (top[1] - apex[1]) * k)
+                b = ((low[0] - apex[0]) * k, (low[1] - apex[1]) * k)
+                pts = [apex, (apex[0] + a[0], apex[1] + a[1]), (apex[0] + a[0] + b[0], apex[1] + a[1] + b[1]),
+                       (apex[0] + b[0], apex[1] + b[1])]
+                points = " ".join(f"{x:.3f},{y:.3f}" for x, y in pts)
+            else:
+                points = f"{1 - size:g},0 1,0 1,{size:g}"
+            corner = f'<polygon points="{points}" fill="{face}" stroke="{edge}" stroke-width="0.08"/>'
+            items.append((_swatch(fill, color, more=corner, hexagon=hexagon), name))
     if view["blocked"]:
         dots = "".join(f'<circle cx="{x}" cy="{y}" r="0.07" fill="#444"/>' for x, y in ((0.3, 0.3), (0.7, 0.7)))
-        items.append((_swatch(style["blocked"], more=dots), "blocked (total cover)"))
+        items.append((_swatch(style["blocked"], more=dots, hexagon=hexagon), "blocked (total cover)"))
     return _keyed(items)
 
 
@@ -1231,7 +1601,8 @@ def _creature(r: Reached) -> str:
     return f"{r.token.label}: {'no cover' if r.cover_name == 'none' else r.cover_name}"
 
 
-def _best_html(scores: np.ndarray | None, best: Placement | None, failed: str | None, layer: dict[str, Any]) -> str:
+def _best_html(scores: np.ndarray | None, best: Placement | HexPlacement | None, failed: str | None,
+               layer: dict[str, Any]) -> str:
     """The score map's line of the summary: its range, the best placement, and its colours."""
     if failed is not None or scores is None:
         return f'<div class="aoegrid-best aoegrid-error">score map: {html.escape(failed or "")}</div>'
@@ -1242,18 +1613,27 @@ def _best_html(scores: np.ndarray | None, best: Placement | None, failed: str | 
     else:
         at = best.at
         where = f"at ({at[0]:g}, {at[1]:g})" if isinstance(at, tuple) else f"from {at}"
-    if best.stand is not None:
+    moved = isinstance(best, Placement) and best.stand is not None  # a hex placement moves no caster
+    if isinstance(best, Placement) and best.stand is not None:
         where += f" standing at ({best.stand.x}, {best.stand.y})" + (
             f" after {best.cost:g} {best.area.grid.units}" if len(best.path) > 1 else "")
     names = ", ".join(r.token.label for r in best.hits)
     lo, hi = np.nanmin(scores), np.nanmax(scores)  # a best placement with hits means some scores are finite
     palette = layer["palette"]
+    hexes = "hexpoints" in layer or "caster_edges" in layer
+
+    def point(fill: str) -> str:
+        """A score's swatch: a square, or on hexes the disc on a corner."""
+        if "hexpoints" not in layer:
+            return _swatch(fill)
+        return f'<svg class="aoegrid-swatch" viewBox="0 0 1 1"><circle cx="0.5" cy="0.5" r="0.4" fill="{fill}"/></svg>'
+
     if len(palette) < _LEVELS:  # one colour a whole number, from lo
-        ramp = [(_swatch(c), f"{lo + k:g}") for k, c in enumerate(palette)]
+        ramp = [(point(c), f"{lo + k:g}") for k, c in enumerate(palette)]
     else:
-        ramp = [(_swatch(palette[0]), f"{lo:g}"), (_swatch(palette[-1]), f"{hi:g}")]
-    marks = [(_swatch(layer["none"]), "not legal"), (_swatch(edge=_BEST, width=0.2), "best")]
-    if best.stand is not None:
+        ramp = [(point(palette[0]), f"{lo:g}"), (point(palette[-1]), f"{hi:g}")]
+    marks = [(point(layer["none"]), "not legal"), (_swatch(edge=_BEST, width=0.2, hexagon=hexes), "best")]
+    if moved:
         marks.append((_swatch(edge=PATH_COLOR, width=0.2), "path walked, stand"))
     return (f'<div class="aoegrid-best">score map: {lo:g} to {hi:g} reached; '
             f"best {html.escape(where)}: {best.score:g} ({html.escape(names)})</div>" + _keyed([*ramp, *marks]))

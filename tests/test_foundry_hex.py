@@ -400,6 +400,7 @@ def test_a_gridless_scene_is_read_in_its_units(tmp_path):
         {"name": "Ogre", "x": 700, "y": 500, "width": 2, "height": 2, "shape": 0, "elevation": 10},
         {"name": "Cart", "x": 350, "y": 650, "width": 2, "height": 1, "shape": 1},
         {"name": "Away", "x": 5000, "y": 400},
+        {"name": "Edge", "x": 260, "y": 400},  # its centre on the map, its left half off it
     ]
     data = hex_scene_doc(0, walls=walls, tokens=tokens, regions=[{"name": "mud"}])
     m = read_foundry(write(tmp_path / "open.json", data))
@@ -414,7 +415,8 @@ def test_a_gridless_scene_is_read_in_its_units(tmp_path):
     ]
     assert m.info.notes == (
         "tokens[2] ('Cart') is an ellipse 2 x 1 grid units: read as its rectangle",
-        "tokens[3] ('Away') centred at (237.5, 12.5) ft is not on the 50 x 40 ft map: skipped",
+        "tokens[3] ('Away') centred at (237.5, 12.5) ft, 5 x 5 ft, is not wholly on the 50 x 40 ft map: skipped",
+        "tokens[4] ('Edge') centred at (0.5, 12.5) ft, 5 x 5 ft, is not wholly on the 50 x 40 ft map: skipped",
         "skipped 1 region: terrain is read on square grids only",
     )
 

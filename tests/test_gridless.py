@@ -143,7 +143,7 @@ def test_battlemap_on_the_open_table():
     assert repr(m) == "<BattleMap 30x20, 1 wall (0 doors or windows), 0 fog zones, 2 tokens>"
     moved = m.move_token("a", 7.5, 3)
     assert moved.token("a").center == (7.5, 3.0) and moved.token("token at (20.5, 17.25)").x == 20.5
-    assert m.with_token(m.tokens[0], OpenToken(1, 1, name="b")).tokens[0].name == "b"
+    assert m.with_token(m.tokens[0], OpenToken(2.5, 2.5, name="b")).tokens[0].name == "b"
     poly = m.visibility("effect", (5, 5), (0, 0, 30, 20)).polygon()
     # The wall hides x > 15 above the line from (5, 5) through its end (15, 12), which meets y = 20 at
     # x = 5 + 15 / 0.7.
@@ -155,13 +155,28 @@ def test_battlemap_on_the_open_table():
 @pytest.mark.parametrize(
     ("token", "error", "match"),
     [
-        (OpenToken(31, 5, name="far"), OffGridError, r"far \(centre \(31, 5\)\) is not on the 30 x 20 ft map"),
+        (OpenToken(31, 5, name="far"), OffGridError, (r"far \(a circle 5 across centred at \(31, 5\), spanning x "
+                                                       r"28.5..33.5, y 2.5..7.5\) is not wholly on the 30 x 20 ft map")),
+        # The centre is on the map, the footprint is not.
+        (OpenToken(1, 10, name="edge"), OffGridError, r"edge \(a circle 5 across centred at \(1, 10\), spanning x -1.5..3.5"),
+        (OpenToken(28, 10, name="cart", footprint="rect", width=6, depth=2), OffGridError,
+         r"cart \(a 6 x 2 rectangle centred at \(28, 10\), spanning x 25..31, y 9..11\) is not wholly on the 30 x 20"),
         (ag.Token(1, 1), InvalidTypeError, "tokens on a gridless map must be aoegrid.OpenToken"),
     ],
 )
 def test_battlemap_refuses_bad_open_tokens(token, error, match):
     with pytest.raises(error, match=match):
         ag.BattleMap(Gridless(30, 20), tokens=[token])
+
+
+def test_battlemap_takes_a_footprint_touching_the_edge():
+    m = ag.BattleMap(Gridless(30, 20), tokens=[OpenToken(2.5, 17.5), OpenToken(27, 1, footprint="rect", width=6, depth=2)])
+    assert len(m.tokens) == 2
+
+
+def test_footprint_polygons_are_shared():
+    a, b = OpenToken(3, 4, name="a"), OpenToken(3, 4, name="b")
+    assert a.geometry("ft") is b.geometry("ft") and a.geometry("in") is not a.geometry("ft")
 
 
 def test_battlemap_warns_of_a_wall_through_a_footprint_and_refuses_terrain():

@@ -16,6 +16,7 @@ from aoegrid.openarea import (
     open_area,
     open_best_placements,
     reach_radius,
+    rect_disk_area,
     spread_geometry,
 )
 from aoegrid.options import Inclusion
@@ -350,6 +351,11 @@ walls_ = st.lists(st.tuples(coords, ys_, coords, ys_), min_size=1, max_size=3)
 def test_walls_never_reveal(radius, ox, oy, spec, walls, mode):
     toks = tokens_of(spec)
     segs = [ag.Wall((a, b), (c, d)) for a, b, c, d in walls if math.hypot(c - a, d - b) > 0.5]
+    # An origin on a wall is refused, except at another wall's end, where which side it stands on is moot:
+    # the visibility module's call, not compared here.
+    lines = [shapely.LineString([(a, b), (c, d)]) for a, b, c, d in walls if math.hypot(c - a, d - b) > 0.5]
+    if any(line.distance(shapely.Point(ox, oy)) < 1e-9 for line in lines):
+        return
     bare = open_area(ag.Sphere(radius), at=(ox, oy), on=ag.BattleMap(TABLE), rules="sw5e", mode=mode,
                      inclusion="touch")
     try:
@@ -383,14 +389,19 @@ def test_scaling_symmetry(shape, ox, oy, spec, k, inc):
 # -- best placements --------------------------------------------------------------------------------
 
 
-def lattice_best(shape, table, toks, rules, step, avoid=None, caster=None, rng=None, inclusion=None):
+def lattice_best(shape, on, toks, rules, step, avoid=None, caster=None, rng=None, inclusion=None, mode="burst"):
     """Brute force: every lattice point, the most creatures to hit reached with none to spare."""
+    table = on.grid if isinstance(on, ag.BattleMap) else on
     best = -1
     for y in np.arange(0, table.height + 1e-9, step):
         for x in np.arange(0, table.width + 1e-9, step):
             if caster is not None and math.hypot(x - caster.x, y - caster.y) > rng + caster.radius(table) + 1e-9:
                 continue
-            got = [r.token for r in open_area(shape, at=(x, y), on=table, rules=rules, inclusion=inclusion).tokens(toks)]
+            try:
+                got = [r.token for r in open_area(shape, at=(x, y), on=on, rules=rules, inclusion=inclusion,
+                                                  mode=mode).tokens(toks)]
+            except ag.OriginOnWallError:
+                continue
             if avoid is not None and any(avoid in t.tags for t in got):
                 continue
             best = max(best, sum(1 for t in got if avoid is None or avoid not in t.tags))
@@ -430,8 +441,14 @@ def test_best_placement_range_and_limit():
     assert sorted(far[0].hits) == ["far1", "far2"]
     with pytest.raises(InvalidValueError, match="range is measured from a caster"):
         open_best_placements(ag.Sphere(5), TABLE, foes, range=5)
-    with pytest.raises(InvalidTypeError, match="open_best_placements searches spheres and cylinders"):
+    with pytest.raises(InvalidTypeError, match="open_best_placements searches spheres, cylinders, cones and lines"):
+        open_best_placements(ag.Cube(5), TABLE, foes)
+    with pytest.raises(InvalidValueError, match="a cone starts at its caster: pass caster="):
         open_best_placements(ag.Cone(5), TABLE, foes)
+    with pytest.raises(InvalidValueError, match="range= and step= are for spheres and cylinders"):
+        open_best_placements(ag.Line(5), TABLE, foes, caster=me, range=5)
+    with pytest.raises(InvalidValueError, match="directions must be a whole number, 4 or more, got 2"):
+        open_best_placements(ag.Line(5), TABLE, foes, caster=me, directions=2)
     with pytest.raises(InvalidValueError, match="limit must be a whole number, 1 or more, got 0"):
         open_best_placements(ag.Sphere(5), TABLE, foes, limit=0)
 
@@ -463,3 +480,163 @@ def test_reach_radius():
     assert reach_radius(ag.Sphere(10), t, TABLE, Inclusion.HALF, rules) == pytest.approx(half_reach(10, 2.5))
     assert reach_radius(ag.Sphere(10), OpenToken(0, 0, elevation=11), TABLE, Inclusion.TOUCH, rules) is None
     assert reach_radius(ag.Sphere(10), OpenToken(0, 0, elevation=6), TABLE, Inclusion.CENTER, rules) == 8.0
+
+
+def test_best_placement_with_walls_equals_the_lattice_on_a_known_scene():
+    # A wall between two pairs, open below: the search equals a 2-ft lattice for every inclusion.
+    m = ag.BattleMap(Gridless(40, 30), walls=[ag.Wall((20, 0), (20, 22))])
+    foes = [OpenToken(12, 10, name="a"), OpenToken(16, 18, name="b"), OpenToken(26, 12, name="c"),
+            OpenToken(30, 16, name="d"), OpenToken(20, 27, name="e", tags={"ally"})]
+    for inc in ("center", "touch", "half"):
+        best = open_best_placements(ag.Sphere(10), m, foes, rules="sw5e", avoid="ally", inclusion=inc)
+        assert best[0].score == lattice_best(ag.Sphere(10), m, foes, "sw5e", 2.0, avoid="ally", inclusion=inc)
+        again = open_area(ag.Sphere(10), at=best[0].origin, on=m, rules="sw5e", inclusion=inc)
+        assert sorted(r.token.name for r in again.tokens(foes)) == sorted(best[0].hits)
+    # By the centres no point sees three, nor b and d (b hides from the right of the wall but below
+    # y = x + 2, more than 10 ft from d): the two pairs, a and b nearer the map's top-left, then one alone.
+    best = open_best_placements(ag.Sphere(10), m, foes, rules="sw5e", avoid="ally", inclusion="center", limit=3)
+    assert [sorted(p.hits) for p in best] == [["a", "b"], ["c", "d"], ["a"]]
+
+
+def test_best_placement_with_walls_finds_a_sliver_the_lattice_misses():
+    # Two creatures seen together only through a gap 0.2 ft wide between two walls: the lattice (step 1)
+    # never stands in line with both; the search does.
+    m = ag.BattleMap(Gridless(40, 30), walls=[ag.Wall((20, 0), (20, 15.2)), ag.Wall((20, 15.4), (20, 30))])
+    foes = [OpenToken(12, 15.3, name="a"), OpenToken(28, 15.3, name="b")]
+    best = open_best_placements(ag.Sphere(10), m, foes, rules="sw5e", inclusion="center")
+    assert best[0].score == 2
+    assert lattice_best(ag.Sphere(10), m, foes, "sw5e", 1.0, inclusion="center") == 1
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.lists(st.tuples(st.floats(3, 27), st.floats(3, 17), st.sampled_from(["circle", "rect"])),
+                min_size=2, max_size=5),
+       st.lists(st.tuples(st.floats(0, 30), st.floats(0, 20), st.floats(0, 30), st.floats(0, 20)),
+                min_size=1, max_size=4),
+       st.floats(3, 8), st.sampled_from(["touch", "center", "half"]), st.sampled_from(["burst", "spread"]))
+def test_best_placement_with_walls_never_worse_than_the_lattice(spots, walls, radius, inc, mode):
+    segs = [ag.Wall((a, b), (c, d)) for a, b, c, d in walls if math.hypot(c - a, d - b) > 0.5]
+    m = ag.BattleMap(Gridless(30, 20), walls=segs)
+    foes = [OpenToken(x, y, name=str(i), footprint=f) for i, (x, y, f) in enumerate(spots)]
+    best = open_best_placements(ag.Sphere(radius), m, foes, rules="sw5e", inclusion=inc, mode=mode)
+    assert best[0].score >= lattice_best(ag.Sphere(radius), m, foes, "sw5e", 1.0, inclusion=inc, mode=mode)
+    again = open_area(ag.Sphere(radius), at=best[0].origin, on=m, rules="sw5e", inclusion=inc, mode=mode)
+    assert len(again.tokens(foes)) == best[0].score
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.lists(st.tuples(st.floats(4, 36), st.floats(4, 26), st.floats(2, 8), st.floats(2, 8)),
+                min_size=2, max_size=5),
+       st.floats(3, 9), st.sampled_from(["touch", "center", "half"]))
+def test_best_placement_rect_footprints_never_worse_than_the_lattice(spots, radius, inc):
+    table = Gridless(40, 30)
+    foes = [OpenToken(x, y, name=str(i), footprint="rect", width=w, depth=d) for i, (x, y, w, d) in enumerate(spots)]
+    best = open_best_placements(ag.Sphere(radius), table, foes, rules="sw5e", inclusion=inc)
+    assert best[0].score >= lattice_best(ag.Sphere(radius), table, foes, "sw5e", 1.0, inclusion=inc)
+
+
+def test_best_placement_rect_touch_follows_the_grown_outline():
+    # Two carts 2 * 6 + 4 ft apart side by side, and a creature: a 6-ft burst touches both carts only on the
+    # grown sides' stretch between them (exact: sides and corner circles).
+    carts = [OpenToken(10, 10, footprint="rect", width=8, depth=2, name="c1"),
+             OpenToken(10, 24, footprint="rect", width=8, depth=2, name="c2")]
+    best = open_best_placements(ag.Sphere(6), Gridless(40, 30), carts, rules="sw5e", inclusion="touch")
+    assert sorted(best[0].hits) == ["c1", "c2"] and 6 <= best[0].origin[0] <= 14
+    assert best[0].origin[1] == pytest.approx(17, abs=1e-9)
+    # By the centre a rectangle is reached within the radius of its centre (not of its corners).
+    far = [OpenToken(10, 10, footprint="rect", width=20, depth=2, name="long"), OpenToken(31, 10, name="o")]
+    got = open_best_placements(ag.Sphere(6), Gridless(40, 30), far, rules="sw5e", inclusion="center")
+    assert got[0].score == 1
+
+
+def test_rect_disk_area_is_exact():
+    assert rect_disk_area(1.0, -1, -1, 1, 1) == pytest.approx(math.pi, abs=1e-12)
+    assert rect_disk_area(2.0, 0, 0, 9, 9) == pytest.approx(math.pi, abs=1e-12)
+    assert rect_disk_area(2.0, 3, 0, 9, 9) == 0.0
+    for box in ((-1, -0.5, 2, 3), (0.3, -4, 0.9, 0.2), (-3, -3, 0.5, -1.2)):
+        disk = shapely.Point(0, 0).buffer(2, quad_segs=2048)
+        assert rect_disk_area(2.0, *box) == pytest.approx(disk.intersection(shapely.box(*box)).area, rel=1e-6)
+
+
+def test_open_area_range_and_line_of_effect_from_the_caster():
+    m = ag.BattleMap(Gridless(40, 20), walls=[ag.Wall((20, 0), (20, 12))])
+    me = OpenToken(5, 10, name="me")
+    # In range (18.4 ft from the footprint's edge), and seen past the wall's end.
+    assert open_area(ag.Sphere(5), at=(25, 16), on=m, caster=me, range=18.4).origin == (25.0, 16.0)
+    with pytest.raises(ag.IllegalOriginError, match=r"point of origin \(30, 10\) is 22.5 ft from the caster's edge, "
+                       r"beyond its range of 20 ft") as err:
+        open_area(ag.Sphere(5), at=(30, 10), on=ag.BattleMap(Gridless(40, 20)), caster=me, range=20)
+    assert err.value.reason == "out of range" and err.value.nearest == pytest.approx((27.5, 10))
+    with pytest.raises(ag.IllegalOriginError, match=r"point of origin \(25, 5\) is out of line of effect from the "
+                       r"caster at \(5, 10\)") as err:
+        open_area(ag.Sphere(5), at=(25, 5), on=m, caster=me)
+    assert err.value.reason == "no line of effect"
+    box = OpenToken(5, 10, footprint="rect", width=4, depth=8, name="cart")
+    with pytest.raises(ag.IllegalOriginError, match="is 5 ft from the caster's edge"):
+        open_area(ag.Sphere(5), at=(10, 2), on=Gridless(40, 20), caster=box, range=2)
+    with pytest.raises(InvalidValueError, match="range= is measured from the caster"):
+        open_area(ag.Sphere(5), at=(10, 2), on=Gridless(40, 20), range=2)
+    with pytest.raises(InvalidValueError, match="range must be 0 or more"):
+        open_area(ag.Sphere(5), at=(10, 2), on=Gridless(40, 20), caster=me, range=-1)
+
+
+def bearing_best(shape, on, toks, caster, rules, step, inclusion=None):
+    """Brute force: every bearing ``step`` degrees apart, the most creatures reached (the caster left out)."""
+    best = -1
+    for d in np.arange(0, 360, step):
+        a = open_area(shape.replace(direction=float(d)), at=caster, on=on, rules=rules, caster=caster,
+                      inclusion=inclusion)
+        best = max(best, len(a.tokens([t for t in toks if t is not caster])))
+    return best
+
+
+def test_best_cone_bearing_from_the_caster():
+    me = OpenToken(20, 20, name="me")
+    foes = [OpenToken(35, 20, name="a"), OpenToken(35, 28, name="b"), OpenToken(30, 8, name="c"),
+            OpenToken(5, 20, name="d")]
+    best = open_best_placements(ag.Cone(20, 0), Gridless(60, 40), foes, rules="sw5e", caster=me, limit=2)
+    assert [sorted(p.hits) for p in best] == [["a", "b"], ["a"]]
+    # The cone starts on the caster's edge, toward its bearing; re-placed there it reaches the same.
+    d = best[0].direction
+    assert best[0].origin == pytest.approx((20 + 2.5 * math.cos(math.radians(d)), 20 + 2.5 * math.sin(math.radians(d))))
+    again = open_area(ag.Cone(20, d), at=me, on=Gridless(60, 40), rules="sw5e", caster=me)
+    assert sorted(r.token.name for r in again.tokens(foes)) == ["a", "b"]
+    assert bearing_best(ag.Cone(20), Gridless(60, 40), foes, me, "sw5e", 1.0) == 2
+
+
+def test_best_line_bearing_finds_a_window_the_samples_miss():
+    # A thin line (Starfinder: no width) reaches a far creature only within +-asin(0.5 / 40) = 0.7 degrees of
+    # its bearing, and two in a row only on their common line: 4 bearings to start from still find it.
+    me = OpenToken(2.5, 20, name="me")
+    foes = [OpenToken(22.5, 30.7, size=0.2, name="near"), OpenToken(42.5, 41.4, size=0.2, name="far")]
+    best = open_best_placements(ag.Line(60, 0), Gridless(60, 45), foes, rules="starfinder", caster=me,
+                                inclusion="touch", directions=4)
+    assert sorted(best[0].hits) == ["far", "near"]
+    assert bearing_best(ag.Line(60), Gridless(60, 45), foes, me, "starfinder", 2.0, inclusion="touch") <= 2
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.lists(st.tuples(st.floats(5, 55), st.floats(5, 35)), min_size=1, max_size=5),
+       st.sampled_from([ag.Cone(20), ag.Line(30, width=5), ag.Cone(12)]), st.sampled_from(["touch", "center", "half"]),
+       st.booleans())
+def test_best_bearing_never_worse_than_the_angular_lattice(spots, shape, inc, walled):
+    me = OpenToken(30, 20, name="me")
+    foes = [OpenToken(x, y, name=str(i)) for i, (x, y) in enumerate(spots) if math.hypot(x - 30, y - 20) > 5]
+    on = ag.BattleMap(Gridless(60, 40), walls=[ag.Wall((36, 10), (36, 18)), ag.Wall((20, 26), (28, 30))]) if walled \
+        else Gridless(60, 40)
+    best = open_best_placements(shape, on, foes, rules="sw5e", caster=me, inclusion=inc, directions=90)
+    assert best[0].score >= bearing_best(shape, on, foes, me, "sw5e", 1.0, inclusion=inc)
+
+
+def test_the_public_search_takes_the_open_table():
+    table = ag.BattleMap(ag.Gridless(30, 20), tokens=[
+        ag.OpenToken(10, 10, name="orc", tags={"enemy"}), ag.OpenToken(12, 12, name="gob", tags={"enemy"}),
+        ag.OpenToken(5, 5, name="me", tags={"ally"})])
+    me = table.tokens[2]
+    best = ag.best_placements(ag.Sphere(5), caster=me, range=30, on=table, hit="enemy", avoid="ally")
+    assert best == ag.open_best_placements(ag.Sphere(5), table, None, "starfinder", me, 30, hit="enemy", avoid="ally")
+    assert best[0].hits == ("orc", "gob")
+    with pytest.raises(ag.InvalidValueError, match=r"on the open table the placement search takes no move= yet"):
+        ag.best_placements(ag.Sphere(5), caster=me, range=30, on=table, hit="enemy", move=30)
+    with pytest.raises(ag.InvalidValueError, match="legal_origins is not worked out on a gridless map yet"):
+        ag.legal_origins(ag.Sphere(5), caster=me, range=30, on=table)

@@ -213,3 +213,11 @@ def test_refusals_name_what_was_given():
         openplot.compare_open([("a", a), ("b", ag.area(ag.Sphere(2), at=(5, 5), on=INCHES, rules="sw"))])
     with pytest.raises(InvalidValueError, match="tokens on the open table are aoegrid.OpenToken, got Token"):
         openplot.plot_open_tokens([ag.Token(1, 1)], TABLE)
+
+
+def test_an_open_area_draws_itself():
+    table = ag.BattleMap(ag.Gridless(30, 20), walls=[ag.Wall((15, 0), (15, 12))], tokens=[ag.OpenToken(10, 10, name="orc")])
+    a = ag.area(ag.Sphere(10), at=(12, 8), on=table, rules="5e")
+    drawn = a.plot(legend=True)
+    assert drawn.ax.get_xlim() == (0.0, 30.0) and a.grid is table.grid
+    assert a._repr_png_()[:4] == table._repr_png_()[:4] == b"\x89PNG" and table._repr_html_() is None

@@ -152,11 +152,9 @@ def area(
     if isinstance(board, Gridless):
         from aoegrid.openarea import open_area
 
-        if range is not None or include_origin is not None:
-            raise InvalidValueError(
-                "on a gridless map, range= and include_origin= are not read yet; place the area without them"
-            )
-        return open_area(shape, at, on, rules, mode, caster=caster, elevation=elevation)
+        if include_origin is not None:
+            raise InvalidValueError("on a gridless map, include_origin= is not read yet; place the area without it")
+        return open_area(shape, at, on, rules, mode, caster=caster, elevation=elevation, range=range)
     if isinstance(board, HexGrid):
         from aoegrid.hexarea import hex_area
         from aoegrid.hextactics import hex_check_origin

@@ -303,12 +303,19 @@ class BattleMapCore:
             )
 
     def _check_open_token(self, token: Any, g: Gridless, stacklevel: int) -> None:
-        """:meth:`_check_token` on the open table: an :class:`OpenToken` whose centre is on the map, no wall through it."""
+        """:meth:`_check_token` on the open table: an :class:`OpenToken` wholly on the map, no wall through it.
+
+        The whole footprint must lie on the map (edges included), not only
+        its centre: areas, cover and best placements read all of it.
+        """
         if not isinstance(token, OpenToken):
             raise InvalidTypeError(f"tokens on a gridless map must be aoegrid.OpenToken, got {token!r}")
-        if not g.contains_point(token.center):
+        hw, hd = token.half_extent(g)
+        if token.x - hw < 0.0 or token.y - hd < 0.0 or token.x + hw > g.width or token.y + hd > g.height:
+            kind = f"a circle {2 * hw:g} across" if token.footprint.value == "circle" else f"a {2 * hw:g} x {2 * hd:g} rectangle"
             raise OffGridError(
-                f"{token.label} (centre ({token.x:g}, {token.y:g})) is not on the {g.width:g} x {g.height:g} {g.units} map"
+                f"{token.label} ({kind} centred at ({token.x:g}, {token.y:g}), spanning x {token.x - hw:g}..{token.x + hw:g}, "
+                f"y {token.y - hd:g}..{token.y + hd:g}) is not wholly on the {g.width:g} x {g.height:g} {g.units} map"
             )
         inner = token.geometry(g).buffer(-1e-6)
         x0, y0, x1, y1 = inner.bounds

@@ -584,7 +584,7 @@ def _check_colour(fill_color: Any) -> None:
 def _template(area: Any, info: Any, at: tuple[float, float], grow: float, elevation: float,
               flags: dict[str, Any], fill_color: str) -> dict[str, Any]:
     """The MeasuredTemplate of ``area``'s shape from map point ``at`` (any lattice: its unit is ``cell_size``)."""
-    shape, rules, grid = area.shape, area.rules, _board(area)
+    shape, rules, grid = area.shape, area.rules, area.grid
     if info is None and area.battlemap is not None:
         info = area.battlemap.info
     unit = grid.cell_size
@@ -630,15 +630,10 @@ def _template(area: Any, info: Any, at: tuple[float, float], grow: float, elevat
     }
 
 
-def _board(area: Any) -> Any:
-    """The lattice an area lies on: its ``grid`` (squares, hexes) or ``table`` (the open table)."""
-    return area.table if hasattr(area, "table") else area.grid
-
-
 def _board_template(area: Any, info: Any, fill_color: str) -> dict[str, Any]:
     """:func:`foundry_template` of an area on hexes (flags list its ``hexes``) or on the open table."""
     _check_colour(fill_color)
-    grid = _board(area)
+    grid = area.grid
     source = getattr(area, "source", None) or getattr(area, "_from", None)
     grow = 0.0
     if source is not None and isinstance(area.shape, (Sphere, Cylinder)):
@@ -680,7 +675,7 @@ def _cube_corner(cube: Cube, at: tuple[float, float], square: float) -> tuple[fl
 
 def _board_area_record(area: Any, inputs: Mapping[str, Any] | None, info: Any) -> dict[str, Any]:
     """:func:`area_record` of an area on hexes (``hex-area``) or on the open table (``open-area``)."""
-    grid, bmap = _board(area), area.battlemap
+    grid, bmap = area.grid, area.battlemap
     if info is None and bmap is not None:
         info = bmap.info
     hexes = isinstance(grid, HexGrid)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import Enum
+from functools import lru_cache
 from typing import Any
 
 import shapely
@@ -274,9 +275,7 @@ class OpenToken:
     def geometry(self, units: Any) -> shapely.Polygon:
         """Its footprint as a shapely polygon in map units (a circle: :data:`QUAD_SEGS` a quarter turn)."""
         hw, hd = self.half_extent(units)
-        if self.footprint is Footprint.RECT:
-            return shapely.box(self.x - hw, self.y - hd, self.x + hw, self.y + hd)
-        return shapely.Point(self.x, self.y).buffer(hw, quad_segs=QUAD_SEGS)
+        return _footprint(self.x, self.y, hw, hd, self.footprint is Footprint.RECT)
 
     def prism(self, square: float) -> tuple[float, float]:
         """The heights it fills, ``(elevation, elevation + height)``, in map units.
@@ -305,6 +304,14 @@ class OpenToken:
     def shifted(self, dx: float, dy: float) -> OpenToken:
         """The same creature moved ``dx`` right and ``dy`` down (map units)."""
         return replace(self, x=self.x + real(dx, "OpenToken shift dx"), y=self.y + real(dy, "OpenToken shift dy"))
+
+
+@lru_cache(maxsize=4096)
+def _footprint(x: float, y: float, hw: float, hd: float, rect: bool) -> shapely.Polygon:
+    """A footprint's polygon, kept: searches ask for the same creatures' thousands of times (shapely's are immutable)."""
+    if rect:
+        return shapely.box(x - hw, y - hd, x + hw, y + hd)
+    return shapely.Point(x, y).buffer(hw, quad_segs=QUAD_SEGS)
 
 
 def frame_of(table: Gridless) -> tuple[float, float, float, float]:

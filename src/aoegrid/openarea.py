@@ -43,7 +43,9 @@ are taken as columns (not yet cut by height); pitched ones are refused.
 
 from __future__ import annotations
 
+import builtins
 import heapq
+import itertools
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -57,7 +59,7 @@ from aoegrid._validate import point, positive, real
 from aoegrid.battlemap import BattleMapCore
 from aoegrid.cover import GRADES, Cover, CoverRule
 from aoegrid.directions import right_normal, unit_vector
-from aoegrid.errors import InvalidTypeError, InvalidValueError, OffGridError
+from aoegrid.errors import IllegalOriginError, InvalidTypeError, InvalidValueError, OffGridError
 from aoegrid.gridless import Footprint, Gridless, OpenToken, circle
 from aoegrid.options import Inclusion, Mode, parse_option
 from aoegrid.regions import EPS, ConvexPolygon, Region, RoundedRect
@@ -158,8 +160,14 @@ def spread_geometry(bmap: BattleMapCore, origin: tuple[float, float], radius: fl
         except OriginOnWallError:
             continue
         poly = shapely.Polygon(vis.polygon())
+        try:
+            piece = circle(*p, rest).intersection(poly)
+        except shapely.errors.GEOSException:
+            # Seen from a wall end, the polygon can fold on itself along the wall: mend it.
+            poly = shapely.make_valid(poly).buffer(0)
+            piece = circle(*p, rest).intersection(poly)
         seen.append(poly)
-        pieces.append(circle(*p, rest).intersection(poly))
+        pieces.append(piece)
         if not len(ends):
             continue
         d = np.hypot(ends[:, 0] - p[0], ends[:, 1] - p[1])
@@ -173,7 +181,14 @@ def spread_geometry(bmap: BattleMapCore, origin: tuple[float, float], radius: fl
             if left > best.get(q, 0.0) + EPS:
                 best[q] = left
                 heapq.heappush(heap, (-left, q))
-    return shapely.union_all(pieces), shapely.union_all(seen)
+    try:
+        return shapely.union_all(pieces), shapely.union_all(seen)
+    except shapely.errors.GEOSException:
+        # A polygon seen from a wall end that folds along the wall: mend them all and try again.
+        def mend(gs: list[shapely.Geometry]) -> shapely.Geometry:
+            return shapely.union_all([shapely.make_valid(g).buffer(0) for g in gs])
+
+        return mend(pieces), mend(seen)
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,7 +218,8 @@ class OpenArea:
     """
 
     def __init__(self, shape: Shape, at: Any, on: Any, rules: Rules | str, mode: Mode | str, *,
-                 caster: Any, elevation: float, inclusion: Inclusion | str | None) -> None:
+                 caster: Any, elevation: float, inclusion: Inclusion | str | None,
+                 range: float | None = None) -> None:
         self.table, self.battlemap = _table(on)
         self.rules = resolve_rules(rules)
         self.mode = parse_option(Mode, mode, "mode")
@@ -230,6 +246,7 @@ class OpenArea:
         if not t.contains_point(self.origin):
             raise OffGridError(f"origin ({self.origin[0]:g}, {self.origin[1]:g}) is off the {t.width:g} x {t.height:g} {t.units} map")
         self.frame = (0.0, 0.0, t.width, t.height)
+        self._check_caster(range)
         self._vis: Visibility | None = None
         self._seen: shapely.Geometry | None = None
         self._cut = self.battlemap is not None and not (isinstance(shape, Cylinder) and self.rules.cylinder_ignores_walls)
@@ -241,6 +258,49 @@ class OpenArea:
         self.geometry = self._geometry(self.outline, self._reach())
 
     # -- building ---------------------------------------------------------------------------------
+    def _check_caster(self, range: float | None) -> None:
+        """Refuse an origin out of ``range`` of the caster's footprint, or out of its line of effect."""
+        c, t = self.caster, self.table
+        if c is None:
+            if range is not None:
+                raise InvalidValueError("range= is measured from the caster: pass caster= (an OpenToken or point) too")
+            return
+        src = c if isinstance(c, OpenToken) else None
+        centre = c.center if src is not None else point(c, "caster")
+        o = self.origin
+        if src is None:
+            near = centre
+        else:
+            hw, hd = src.half_extent(t)
+            if src.footprint is Footprint.CIRCLE:
+                d = math.hypot(o[0] - centre[0], o[1] - centre[1])
+                k = min(1.0, hw / d) if d > 0 else 0.0
+                near = (centre[0] + k * (o[0] - centre[0]), centre[1] + k * (o[1] - centre[1]))
+            else:
+                near = (min(max(o[0], centre[0] - hw), centre[0] + hw), min(max(o[1], centre[1] - hd), centre[1] + hd))
+        gap = math.hypot(o[0] - near[0], o[1] - near[1])
+        if range is not None:
+            reach = real(range, "range")
+            if reach < 0:
+                raise InvalidValueError(f"range must be 0 or more ({t.units}), got {reach:g}")
+            if gap > reach + EPS:
+                k = reach / gap
+                nearest = (near[0] + k * (o[0] - near[0]), near[1] + k * (o[1] - near[1]))
+                raise IllegalOriginError(
+                    f"point of origin ({o[0]:g}, {o[1]:g}) is {gap:g} {t.units} from the caster's edge, beyond its "
+                    f"range of {reach:g} {t.units}", "out of range", nearest)
+        bmap = self.battlemap
+        if bmap is None or not len(bmap.walls_near("effect", self.frame).segs) or gap <= EPS:
+            return
+        try:
+            seen = bool(bmap.visibility("effect", centre, self.frame).sees(np.array([o[0]]), np.array([o[1]]))[0])
+        except OriginOnWallError:
+            seen = False
+        if not seen:
+            raise IllegalOriginError(
+                f"point of origin ({o[0]:g}, {o[1]:g}) is out of line of effect from the caster at "
+                f"({centre[0]:g}, {centre[1]:g}): a wall stands between", "no line of effect", None)
+
     def _start(self, at: Any) -> tuple[float, float]:
         """The origin: a point, or where a creature's area starts (its centre; a cone, line or cube: its edge)."""
         if not isinstance(at, OpenToken):
@@ -524,6 +584,27 @@ class OpenArea:
         out.sort(key=lambda r: (r.distance, r.token.y, r.token.x))
         return out if limit is None else out[:limit]
 
+    @property
+    def grid(self) -> Gridless:
+        """The table (:class:`~aoegrid.Gridless`): the board, as an area on squares or hexes names its grid."""
+        return self.table
+
+    # -- pictures ---------------------------------------------------------------------------------
+    def plot(self, ax: Any = None, **kw: Any) -> Any:
+        """Draw the area, the map's walls and its creatures (:func:`aoegrid.openplot.plot_open_area`, same options).
+
+        Returns the :class:`~aoegrid.plotting.Drawing` of what was drawn.
+        """
+        from aoegrid.openplot import plot_open_area
+
+        return plot_open_area(self, ax, **kw)
+
+    def _repr_png_(self) -> bytes:
+        """The picture Jupyter shows (drawn without touching pyplot's state)."""
+        from aoegrid.openplot import open_png_bytes
+
+        return open_png_bytes(self)
+
     def __repr__(self) -> str:
         return (f"<OpenArea {self.shape!r} at ({self.origin[0]:g}, {self.origin[1]:g}), {self.rules.name}, "
                 f"{self.mode.value}, {self.size:.1f} sq {self.table.units}>")
@@ -539,6 +620,7 @@ def open_area(
     caster: Any = None,
     elevation: float = 0.0,
     inclusion: Inclusion | str | None = None,
+    range: float | None = None,
 ) -> OpenArea:
     """The exact area ``shape`` covers on the open table, placed ``at`` a point.
 
@@ -557,12 +639,18 @@ def open_area(
         A map's effect walls cut the area (module docstring).
     rules : Rules or str
     mode : {"burst", "emanation", "spread"}
-    caster : OpenToken, optional
+    caster : OpenToken or (x, y), optional
         Left out of its own cone, line or cube under rules that say so.
+        With a caster the origin must be in its line of effect: a straight
+        line from the caster's centre to it crosses no effect wall (an
+        origin on or in the caster's footprint always is).
     elevation : float
         The origin's height above the ground (map units).
     inclusion : {"touch", "center", "half"}, optional
         Overrides the rules' inclusion (``far-edge`` reads as ``center``).
+    range : float, optional
+        The farthest the origin may lie from the caster's footprint's edge
+        (straight, flat, in the map's unit); needs ``caster``.
 
     Raises
     ------
@@ -572,6 +660,10 @@ def open_area(
         A unit mismatch, a pitched cone or line.
     OffGridError
         An origin off the map.
+    IllegalOriginError
+        An origin out of range (``reason="out of range"``, ``nearest`` the
+        nearest point in range toward it) or out of the caster's line of
+        effect (``"no line of effect"``).
 
     Examples
     --------
@@ -582,8 +674,13 @@ def open_area(
     >>> m = ag.BattleMap(Gridless(30, 20), walls=[ag.Wall((20, 0), (20, 20))])
     >>> round(open_area(ag.Sphere(10), at=(15, 10), on=m).size, 1)
     252.7
+    >>> try:
+    ...     open_area(ag.Sphere(5), at=(28, 10), on=m, caster=OpenToken(5, 10), range=20)
+    ... except ag.IllegalOriginError as e:
+    ...     print(e.reason, "|", e)
+    out of range | point of origin (28, 10) is 20.5 ft from the caster's edge, beyond its range of 20 ft
     """
-    return OpenArea(shape, at, on, rules, mode, caster=caster, elevation=elevation, inclusion=inclusion)
+    return OpenArea(shape, at, on, rules, mode, caster=caster, elevation=elevation, inclusion=inclusion, range=range)
 
 
 @dataclass(frozen=True, slots=True)
@@ -591,12 +688,15 @@ class OpenPlacement:
     """A place for an area on the open table (:func:`open_best_placements`).
 
     ``origin`` is the point of origin; ``hits`` the creatures to reach it
-    reaches, ``avoided`` those to spare it reaches (labels, nearest first).
+    reaches, ``avoided`` those to spare it reaches (labels, nearest first);
+    ``direction`` a cone's or line's bearing in degrees (None for a sphere
+    or cylinder).
     """
 
     origin: tuple[float, float]
     hits: tuple[str, ...]
     avoided: tuple[str, ...]
+    direction: float | None = None
 
     @property
     def score(self) -> int:
@@ -631,35 +731,403 @@ def reach_radius(shape: Sphere | Cylinder, token: OpenToken, table: Gridless, in
     return half_reach(big, r)
 
 
-def _circle_points(a: tuple[float, float, float], b: tuple[float, float, float]) -> list[tuple[float, float]]:
-    """Where two circles ``(x, y, r)`` cross (none, one or two points)."""
-    (x1, y1, r1), (x2, y2, r2) = a, b
-    dx, dy = x2 - x1, y2 - y1
-    d = math.hypot(dx, dy)
-    if d == 0.0 or d > r1 + r2 or d < abs(r1 - r2):
-        return []
-    along = (d * d + r1 * r1 - r2 * r2) / (2 * d)
-    h = math.sqrt(max(0.0, r1 * r1 - along * along))
-    mx, my = x1 + along * dx / d, y1 + along * dy / d
-    return [(mx - h * dy / d, my + h * dx / d), (mx + h * dy / d, my - h * dx / d)]
 
 
-def _edge_points(c: tuple[float, float, float], w: float, h: float) -> list[tuple[float, float]]:
-    """Where circle ``c`` crosses the lines of the map's edges."""
-    x, y, r = c
+_GL_X, _GL_W = np.polynomial.legendre.leggauss(16)
+
+
+def rect_disk_area(radius: float, x0: float, y0: float, x1: float, y1: float) -> float:
+    """Exact area shared by the disk of ``radius`` centred at (0, 0) and the rectangle ``[x0, x1] x [y0, y1]``.
+
+    The chord's length is integrated over ``x = radius * sin(phi)``, split
+    where it meets the rectangle's top or bottom: each piece is smooth (a
+    product of cosines), which 16-point Gauss-Legendre integrates to
+    rounding.
+
+    Examples
+    --------
+    >>> round(rect_disk_area(1.0, -1, -1, 1, 1), 6), round(rect_disk_area(1.0, 0, 0, 5, 5), 6)   # pi, pi / 4
+    (3.141593, 0.785398)
+    """
+    a, b = max(x0, -radius), min(x1, radius)
+    if a >= b or y0 >= y1:
+        return 0.0
+    lo, hi = math.asin(a / radius), math.asin(b / radius)
+    cuts = {lo, hi}
+    for y in (y0, y1):
+        if abs(y) < radius:
+            k = math.acos(abs(y) / radius)
+            cuts.update(c for c in (-k, k) if lo < c < hi)
+    pts = sorted(cuts)
+    total = 0.0
+    for p, q in itertools.pairwise(pts):
+        phi = 0.5 * (p + q) + 0.5 * (q - p) * _GL_X
+        s = radius * np.cos(phi)
+        total += 0.5 * (q - p) * float(_GL_W @ (np.clip(np.minimum(y1, s) - np.maximum(y0, -s), 0.0, None) * s))
+    return total
+
+
+def _half_rect_curve(x: float, y: float, hw: float, hd: float, radius: float, n: int = 64) -> NDArray[np.float64]:
+    """Points on the curve bounding where a disk of ``radius`` covers half of a ``2hw x 2hd`` rectangle at ``(x, y)``.
+
+    On ``n`` rays from its centre, by bisection (the shared area falls
+    along a ray from the centre, both figures being symmetric about their
+    centres). Empty when the disk never covers half.
+    """
+    want = 2.0 * hw * hd
+    if rect_disk_area(radius, -hw, -hd, hw, hd) < want:
+        return np.empty((0, 2))
     out = []
-    for fixed, centre, other, horizontal in ((0.0, x, y, False), (w, x, y, False), (0.0, y, x, True), (h, y, x, True)):
-        gap = r * r - (fixed - centre) ** 2
-        if gap < 0:
-            continue
-        for s in (-1.0, 1.0):
-            v = other + s * math.sqrt(gap)
-            out.append((v, fixed) if horizontal else (fixed, v))
+    for a in np.arange(n) * (2 * math.pi / n):
+        u, v = math.cos(a), math.sin(a)
+        lo, hi = 0.0, radius + math.hypot(hw, hd)
+        for _ in range(48):
+            t = 0.5 * (lo + hi)
+            if rect_disk_area(radius, -hw - t * u, -hd - t * v, hw - t * u, hd - t * v) >= want:
+                lo = t
+            else:
+                hi = t
+        out.append((x + lo * u, y + lo * v))
+    return np.array(out)
+
+
+def _polyline(pts: NDArray[np.float64], closed: bool) -> list[tuple[float, float, float, float]]:
+    seq = np.vstack([pts, pts[:1]]) if closed and len(pts) > 2 else pts
+    return [(float(a[0]), float(a[1]), float(b[0]), float(b[1])) for a, b in itertools.pairwise(seq)]
+
+
+def _boundary_samples(tk: OpenToken, table: Gridless, n: int) -> NDArray[np.float64]:
+    """``n`` points around a footprint's outline."""
+    hw, hd = tk.half_extent(table)
+    if tk.footprint is Footprint.CIRCLE:
+        a = np.arange(n) * (2 * math.pi / n)
+        return np.column_stack([tk.x + hw * np.cos(a), tk.y + hw * np.sin(a)])
+    k = max(1, n // 4)
+    s = np.arange(k) / k
+    corners = [(tk.x - hw, tk.y - hd), (tk.x + hw, tk.y - hd), (tk.x + hw, tk.y + hd), (tk.x - hw, tk.y + hd)]
+    out = [np.column_stack([a[0] + s * (b[0] - a[0]), a[1] + s * (b[1] - a[1])])
+           for a, b in zip(corners, corners[1:] + corners[:1])]
+    return np.vstack(out)
+
+
+@dataclass
+class _Curves:
+    """The curves across which the set of creatures reached may change: circles ``(x, y, r)`` and segments."""
+
+    circles: list[tuple[float, float, float]]
+    segs: list[tuple[float, float, float, float]]
+
+
+def _arrangement_points(curves: _Curves, nudge: float, ref: tuple[float, float]) -> NDArray[np.float64]:
+    """A point in every face of the curves' arrangement: its vertices, each edge's middle, and that nudged both ways.
+
+    Vertices are where curves cross or end, and the points of each curve
+    nearest and farthest from ``ref`` (so no closed curve is without one,
+    and the point of a face nearest ``ref``, on its boundary, is a
+    candidate). Every face of dimension 2 has an edge on its boundary, and
+    a point ``nudge`` off an edge's middle (or off a point nearest
+    ``ref``), square to it, lies in the face on that side when no other
+    curve passes closer than ``nudge``.
+    """
+    c = np.array(curves.circles, dtype=np.float64).reshape(-1, 3)
+    s = np.array(curves.segs, dtype=np.float64).reshape(-1, 4)
+    s = s[np.hypot(s[:, 2] - s[:, 0], s[:, 3] - s[:, 1]) > EPS]
+    c = c[c[:, 2] > EPS]
+    toward = np.arctan2(ref[1] - c[:, 1], ref[0] - c[:, 0])
+    ux, uy = s[:, 2] - s[:, 0], s[:, 3] - s[:, 1]
+    foot = np.clip(((ref[0] - s[:, 0]) * ux + (ref[1] - s[:, 1]) * uy) / np.maximum(ux * ux + uy * uy, EPS), 0.0, 1.0)
+    on_c: list[tuple[NDArray[np.int64], NDArray[np.float64]]] = [(np.arange(len(c)), toward),
+                                                                  (np.arange(len(c)), toward + math.pi)]
+    on_s: list[tuple[NDArray[np.int64], NDArray[np.float64]]] = [(np.arange(len(s)), np.zeros(len(s))),
+                                                                  (np.arange(len(s)), np.ones(len(s))),
+                                                                  (np.arange(len(s)), foot)]
+    pts: list[NDArray[np.float64]] = [s[:, :2], s[:, 2:]]
+    for dr in (0.0, -nudge, nudge):
+        rr = np.clip(c[:, 2] + dr, 0.0, None)
+        pts.append(np.column_stack([c[:, 0] + rr * np.cos(toward), c[:, 1] + rr * np.sin(toward)]))
+    norm = np.maximum(np.hypot(ux, uy), EPS)
+    for side in (0.0, -nudge, nudge):
+        pts.append(np.column_stack([s[:, 0] + foot * ux - side * uy / norm, s[:, 1] + foot * uy + side * ux / norm]))
+    # Circles with circles.
+    i, j = np.triu_indices(len(c), 1)
+    dx, dy = c[j, 0] - c[i, 0], c[j, 1] - c[i, 1]
+    d = np.hypot(dx, dy)
+    ok = (d > EPS) & (d <= c[i, 2] + c[j, 2]) & (d >= np.abs(c[i, 2] - c[j, 2]))
+    i, j, dx, dy, d = i[ok], j[ok], dx[ok], dy[ok], d[ok]
+    along = (d * d + c[i, 2] ** 2 - c[j, 2] ** 2) / (2 * d)
+    hh = np.sqrt(np.clip(c[i, 2] ** 2 - along**2, 0.0, None))
+    for sgn in (-1.0, 1.0):
+        px = c[i, 0] + (along * dx - sgn * hh * dy) / d
+        py = c[i, 1] + (along * dy + sgn * hh * dx) / d
+        pts.append(np.column_stack([px, py]))
+        on_c += [(i, np.arctan2(py - c[i, 1], px - c[i, 0])), (j, np.arctan2(py - c[j, 1], px - c[j, 0]))]
+    # Circles with segments.
+    if len(c) and len(s):
+        ci, si = (a.ravel() for a in np.meshgrid(np.arange(len(c)), np.arange(len(s)), indexing="ij"))
+        ox, oy = s[si, 0] - c[ci, 0], s[si, 1] - c[ci, 1]
+        ux, uy = s[si, 2] - s[si, 0], s[si, 3] - s[si, 1]
+        qa = ux * ux + uy * uy
+        qb = ox * ux + oy * uy
+        disc = qb * qb - qa * (ox * ox + oy * oy - c[ci, 2] ** 2)
+        ok = disc >= 0
+        root = np.sqrt(np.clip(disc, 0.0, None))
+        for sgn in (-1.0, 1.0):
+            t = (-qb + sgn * root) / qa
+            k = ok & (t >= 0) & (t <= 1)
+            px, py = s[si[k], 0] + t[k] * ux[k], s[si[k], 1] + t[k] * uy[k]
+            pts.append(np.column_stack([px, py]))
+            on_c.append((ci[k], np.arctan2(py - c[ci[k], 1], px - c[ci[k], 0])))
+            on_s.append((si[k], t[k]))
+    # Segments with segments (pairs found by a tree of their bounding boxes).
+    if len(s) > 1:
+        lines = shapely.linestrings(s.reshape(-1, 2, 2))
+        a, b = shapely.STRtree(lines).query(lines, predicate="intersects")
+        keep = a < b
+        a, b = a[keep], b[keep]
+        ux, uy = s[a, 2] - s[a, 0], s[a, 3] - s[a, 1]
+        vx, vy = s[b, 2] - s[b, 0], s[b, 3] - s[b, 1]
+        den = ux * vy - uy * vx
+        k = np.abs(den) > 1e-15
+        wx, wy = s[b, 0] - s[a, 0], s[b, 1] - s[a, 1]
+        ta = np.where(k, (wx * vy - wy * vx) / np.where(k, den, 1.0), 0.0)
+        tb = np.where(k, (wx * uy - wy * ux) / np.where(k, den, 1.0), 0.0)
+        k &= (ta >= -EPS) & (ta <= 1 + EPS) & (tb >= -EPS) & (tb <= 1 + EPS)
+        pts.append(np.column_stack([s[a[k], 0] + ta[k] * ux[k], s[a[k], 1] + ta[k] * uy[k]]))
+        on_s += [(a[k], np.clip(ta[k], 0, 1)), (b[k], np.clip(tb[k], 0, 1))]
+    # The middle of every edge, and either side of it.
+    ids = np.concatenate([x for x, _ in on_c]) if len(c) else np.empty(0, np.int64)
+    ang = np.concatenate([y for _, y in on_c]) if len(c) else np.empty(0)
+    if len(ids):
+        order = np.lexsort((ang, ids))
+        ids, ang = ids[order], ang[order]
+        nxt = np.roll(np.arange(len(ids)), -1)
+        first = np.r_[True, ids[1:] != ids[:-1]]
+        last = np.r_[ids[1:] != ids[:-1], True]
+        nxt[last] = np.flatnonzero(first)[np.cumsum(first)[last] - 1]
+        gap = ang[nxt] - ang
+        gap = np.where(gap <= 0, gap + 2 * math.pi, gap)
+        mid = ang + gap / 2
+        for dr in (0.0, -nudge, nudge):
+            rr = np.clip(c[ids, 2] + dr, 0.0, None)
+            pts.append(np.column_stack([c[ids, 0] + rr * np.cos(mid), c[ids, 1] + rr * np.sin(mid)]))
+    ids = np.concatenate([x for x, _ in on_s]) if len(s) else np.empty(0, np.int64)
+    tt = np.concatenate([y for _, y in on_s]) if len(s) else np.empty(0)
+    if len(ids):
+        order = np.lexsort((tt, ids))
+        ids, tt = ids[order], tt[order]
+        same = ids[1:] == ids[:-1]
+        k, mid = ids[:-1][same], 0.5 * (tt[:-1] + tt[1:])[same]
+        ux, uy = s[k, 2] - s[k, 0], s[k, 3] - s[k, 1]
+        norm = np.hypot(ux, uy)
+        for side in (0.0, -nudge, nudge):
+            pts.append(np.column_stack([s[k, 0] + mid * ux - side * uy / norm, s[k, 1] + mid * uy + side * ux / norm]))
+    return np.vstack(pts) if pts else np.empty((0, 2))
+
+
+def _tangent_rays(e: NDArray[np.float64], tk: OpenToken, table: Gridless, run: float) -> list[tuple[float, float, float, float]]:
+    """The rays from wall end ``e``, away from the creature, along which its footprint starts to hide behind ``e``.
+
+    A circle's two tangents through ``e``; a rectangle's lines through
+    ``e`` and its corners (its tangents are among them); and the line
+    through the centre (where a centre, and about half, hides).
+    """
+    hw, hd = tk.half_extent(table)
+    if tk.footprint is Footprint.CIRCLE:
+        dx, dy = tk.x - e[0], tk.y - e[1]
+        d = math.hypot(dx, dy)
+        aims = [(tk.x, tk.y)]
+        if d > hw:
+            base, spread = math.atan2(dy, dx), math.asin(hw / d)
+            aims += [(e[0] + math.cos(base + k * spread), e[1] + math.sin(base + k * spread)) for k in (-1, 1)]
+    else:
+        aims = [(tk.x, tk.y)] + [(tk.x + sx * hw, tk.y + sy * hd) for sx in (-1, 1) for sy in (-1, 1)]
+    out = []
+    for ax, ay in aims:
+        ux, uy = e[0] - ax, e[1] - ay
+        n = math.hypot(ux, uy)
+        if n > EPS:
+            out.append((float(e[0]), float(e[1]), float(e[0] + run * ux / n), float(e[1] + run * uy / n)))
     return out
 
 
+def _reach_test(pts: NDArray[np.float64], tk: OpenToken, table: Gridless, big: float, inc: Inclusion,
+                tol: float) -> NDArray[np.bool_]:
+    """Whether a disk of radius ``big`` at each point reaches the creature, walls aside, within ``tol``.
+
+    With the tolerance of :meth:`OpenArea._meets`, an upper bound of what
+    it finds there (walls only take creatures away; a rectangle's half
+    share is bounded by touching it), and equal to it without walls but for
+    a rectangle's half share.
+    """
+    hw, hd = tk.half_extent(table)
+    dx, dy = pts[:, 0] - tk.x, pts[:, 1] - tk.y
+    if inc is Inclusion.CENTER:
+        return np.hypot(dx, dy) <= big + tol
+    if tk.footprint is Footprint.CIRCLE:
+        rr = big + hw if inc is Inclusion.TOUCH else half_reach(big, hw)
+        return np.hypot(dx, dy) <= rr + tol
+    gap = np.hypot(np.clip(np.abs(dx) - hw, 0.0, None), np.clip(np.abs(dy) - hd, 0.0, None))
+    return gap <= big + tol
+
+
+def _creature_curves(tk: OpenToken, table: Gridless, big: float, inc: Inclusion, curves: _Curves) -> None:
+    """Add the curves bounding where a disk of radius ``big`` reaches the creature, walls aside.
+
+    A circle: the circle of :func:`reach_radius`. A rectangle: by its
+    centre, a circle; touching, the outline of the rectangle grown by
+    ``big`` (four sides and four corner circles: exact); half, points on
+    its curve (:func:`_half_rect_curve`, found numerically and joined by
+    segments; the search checks every candidate exactly).
+    """
+    hw, hd = tk.half_extent(table)
+    if inc is Inclusion.CENTER:
+        curves.circles.append((tk.x, tk.y, big))
+    elif tk.footprint is Footprint.CIRCLE:
+        curves.circles.append((tk.x, tk.y, big + hw if inc is Inclusion.TOUCH else half_reach(big, hw)))
+    elif inc is Inclusion.TOUCH:
+        x0, y0, x1, y1 = tk.x - hw, tk.y - hd, tk.x + hw, tk.y + hd
+        curves.circles += [(x, y, big) for x in (x0, x1) for y in (y0, y1)]
+        curves.segs += [(x0, y0 - big, x1, y0 - big), (x0, y1 + big, x1, y1 + big),
+                        (x0 - big, y0, x0 - big, y1), (x1 + big, y0, x1 + big, y1)]
+    else:
+        curves.segs += _polyline(_half_rect_curve(tk.x, tk.y, hw, hd, big), closed=True)
+
+
+def _wall_curves(tk: OpenToken, table: Gridless, big: float, inc: Inclusion, walls: NDArray[np.float64],
+                 spread: bool, curves: _Curves) -> None:
+    """Add the curves across which walls change whether the creature is reached.
+
+    Where line of effect to a point of the footprint appears or goes: the
+    walls themselves (the caller adds them) and the rays from each wall
+    end near the creature along its tangents (:func:`_tangent_rays`).
+    Touching, also where the nearest point of the footprint in sight lies
+    exactly ``big`` away past a wall end ``e``: the points ``q + big * (e -
+    q) / |e - q|`` for ``q`` on the footprint's outline, sampled (48
+    points) and joined. A spread also reaches around a wall end ``e`` the
+    creature's centre sees: the circle about ``e`` of what is left of the
+    radius (one bend; paths bending more are checked, not followed).
+    """
+    if not len(walls):
+        return
+    hw, hd = tk.half_extent(table)
+    ends = np.unique(walls.reshape(-1, 2), axis=0)
+    gap = np.hypot(np.clip(np.abs(ends[:, 0] - tk.x) - hw, 0.0, None), np.clip(np.abs(ends[:, 1] - tk.y) - hd, 0.0, None))
+    if tk.footprint is Footprint.CIRCLE:
+        gap = np.clip(np.hypot(ends[:, 0] - tk.x, ends[:, 1] - tk.y) - hw, 0.0, None)
+    ends = ends[gap < big + hw + hd]
+    run = 2.0 * (big + hw + hd)
+    rim = _boundary_samples(tk, table, 48)
+    for e in ends:
+        curves.segs += _tangent_rays(e, tk, table, run)
+        if inc is not Inclusion.CENTER:
+            off = e[None, :] - rim
+            n = np.hypot(off[:, 0], off[:, 1])
+            good = (n < big) & (n > EPS)
+            far = rim + big * off / np.where(n > EPS, n, 1.0)[:, None]
+            for a in np.flatnonzero(good & np.roll(good, -1)):
+                b = (a + 1) % len(rim)
+                curves.segs.append((float(far[a, 0]), float(far[a, 1]), float(far[b, 0]), float(far[b, 1])))
+        if spread:
+            d = math.hypot(e[0] - tk.x, e[1] - tk.y)
+            left = {Inclusion.CENTER: big, Inclusion.TOUCH: big + hw}.get(inc, big) - d
+            if left > EPS:
+                curves.circles.append((float(e[0]), float(e[1]), left))
+                if inc is Inclusion.HALF:
+                    curves.circles.append((float(e[0]), float(e[1]), left + hw))
+
+
+def _walls_near(bmap: BattleMapCore, table: Gridless, box: tuple[float, float, float, float]) -> NDArray[np.float64]:
+    """The map's effect walls, ``(n, 4)``, meeting ``box`` (x0, y0, x1, y1)."""
+    segs = bmap.walls_near("effect", (0.0, 0.0, table.width, table.height)).segs.reshape(-1, 4)
+    if not len(segs):
+        return segs
+    lines = shapely.linestrings(segs.reshape(-1, 2, 2))
+    return segs[shapely.intersects(lines, shapely.box(*box))]
+
+
+def _best_directions(shape: Cone | Line, on: Any, pool: list[OpenToken], rules: Rules, caster: Any, mode: Mode | str,
+                     wants: Callable[[OpenToken], bool], spares: Callable[[OpenToken], bool], max_avoid: int,
+                     limit: int, inclusion: Inclusion | str | None, elevation: float,
+                     samples: int) -> list[OpenPlacement]:
+    """:func:`open_best_placements` for a cone or line from its caster: the best bearings.
+
+    The set reached changes at finitely many bearings (a footprint tangent
+    to a side, its distance meeting the length, a wall end lining up); with
+    a circular caster the origin also slides round its edge as the bearing
+    turns, so rather than solve for them the search brackets them: it
+    evaluates ``samples`` evenly spaced bearings and the bearing toward each
+    creature's centre (from the caster's centre and from where the area
+    would start), and wherever two neighbouring bearings reach different
+    sets it bisects down to 1e-9 degrees, keeping the bearings either side
+    of each change. Every bearing is checked exactly (:class:`OpenArea`).
+    A set reached only within a window narrower than the samples' spacing
+    that holds no creature's bearing can be missed.
+    """
+    table = on if isinstance(on, Gridless) else on.grid
+    cx, cy = caster.center if isinstance(caster, OpenToken) else point(caster, "caster")
+    left_out = shape.name not in rules.origin_included
+    cache: dict[float, tuple[bool, ...] | None] = {}
+
+    def reached(deg: float) -> tuple[bool, ...] | None:
+        if deg not in cache:
+            try:
+                here = OpenArea(shape.replace(direction=deg), caster, on, rules, mode, caster=None,
+                                elevation=elevation, inclusion=inclusion)
+            except OriginOnWallError:
+                cache[deg] = None
+            else:
+                cache[deg] = tuple(not (left_out and t is caster) and here._meets(t) for t in pool)
+        return cache[deg]
+
+    ring = [360.0 * k / samples for k in builtins.range(samples)]
+    for t in pool:
+        if t is caster:
+            continue
+        ring.append(math.degrees(math.atan2(t.y - cy, t.x - cx)) % 360.0)
+        try:
+            o = OpenArea(shape.replace(direction=ring[-1]), caster, table, rules, mode, caster=None,
+                         elevation=elevation, inclusion=inclusion).origin
+            ring.append(math.degrees(math.atan2(t.y - o[1], t.x - o[0])) % 360.0)
+        except OriginOnWallError:
+            pass
+    ring = sorted(set(ring))
+    keep = set(ring)
+
+    def split(a: float, b: float, depth: int = 0) -> None:
+        if reached(a) == reached(b):
+            return
+        if b - a < 1e-9 or depth > 60:
+            keep.update((a, b))
+            return
+        m = 0.5 * (a + b)
+        split(a, m, depth + 1)
+        split(m, b, depth + 1)
+
+    for a, b in itertools.pairwise([*ring, ring[0] + 360.0]):
+        split(a, b)
+    found: dict[tuple[str, ...], tuple[tuple[Any, ...], OpenPlacement]] = {}
+    for deg in sorted(keep):
+        got = reached(deg)
+        if got is None:
+            continue
+        d = deg % 360.0
+        here = OpenArea(shape.replace(direction=d), caster, table, rules, mode, caster=None, elevation=elevation,
+                        inclusion=inclusion)
+        toks = sorted((t for t, ok in zip(pool, got) if ok), key=lambda t: (here.distance(t), t.y, t.x))
+        hits = tuple(t.label for t in toks if wants(t))
+        spared = tuple(t.label for t in toks if spares(t))
+        if len(spared) > max_avoid:
+            continue
+        key = (-len(hits), len(spared), d)
+        label = (*sorted(hits), "|", *sorted(spared))
+        if label not in found or key < found[label][0]:
+            found[label] = (key, OpenPlacement(here.origin, hits, spared, d))
+    ranked = sorted(found.values(), key=lambda kv: kv[0])
+    return [p for _, p in ranked[:limit]]
+
+
 def open_best_placements(
-    shape: Sphere | Cylinder,
+    shape: Sphere | Cylinder | Cone | Line,
     on: Gridless | BattleMapCore,
     tokens: Iterable[OpenToken] | None = None,
     rules: Rules | str = "starfinder",
@@ -674,27 +1142,45 @@ def open_best_placements(
     inclusion: Inclusion | str | None = None,
     elevation: float = 0.0,
     step: float | None = None,
+    directions: int | None = None,
 ) -> list[OpenPlacement]:
-    """The best points of origin for a sphere or cylinder on the open table: the most reached, few spared.
+    """The best points of origin for a sphere or cylinder on the open table (bearings for a cone or line).
 
-    The search is over continuous positions, exactly: a circular
-    creature is reached from exactly the origins within :func:`reach_radius`
-    of its centre, so the set of creatures reached changes only across
-    those circles. Every set reached somewhere is reached at a candidate:
-    the crossings of those circles with each other, with the range circle
-    (``range`` from the caster's footprint) and with the map's edges, the
-    map's corners and the circles' centres (an intersection of disks and a
-    rectangle, if not empty, holds one of them); and, when creatures must
-    be spared (``max_avoid``), points 1e-6 of the map's size around each
-    of those, on 16 bearings, inside the faces that leave a circle out.
+    A cone or line starts at ``caster`` (where its bearing leaves the
+    footprint, :func:`open_area` with ``at=caster``); its bearing is
+    searched as :func:`_best_directions` says (``directions`` evenly
+    spaced bearings, 720 by default, refined at every change).
 
-    Covered: spheres and cylinders on a map without walls, creatures with
-    circular footprints. With walls, each candidate is checked exactly
-    (:func:`open_area`), but the visibility cuts add boundaries no
-    candidate follows: give ``step`` to also try every point of a lattice
-    of that spacing (then never worse than that lattice). Rectangular
-    footprints add their corners' circles only (partial). Cones and lines
-    are not searched yet.
+    The search is over continuous positions. The set of creatures reached
+    changes only across certain curves; every set reached somewhere is
+    reached in some face (region, edge or vertex) of their arrangement, and
+    :func:`_arrangement_points` puts a candidate in each: the curves'
+    crossings and ends, the middle of every edge between them, and points
+    a little off each middle on both sides (``1e-6`` of the map's size,
+    and at least the tolerance of the polygon tests, :data:`TOL`). The
+    curves (:func:`_creature_curves`, :func:`_wall_curves`):
+
+    * where a creature is reached walls aside: a circle of
+      :func:`reach_radius` (circular footprints); for a rectangle its
+      centre's circle, the outline of it grown by the radius (touch: sides
+      and corner circles), or the half-share curve found numerically;
+    * the map's edges, and the range circle (``range`` from the caster's
+      footprint);
+    * with walls (those meeting the box of the creatures' reach): the
+      walls, and from each wall end near a creature the rays along its
+      tangents (where line of effect to part of its footprint appears or
+      goes); touching, the curve where the nearest point in sight lies at
+      the radius past a wall end (sampled); a spread, circles about wall
+      ends for what is left of the radius.
+
+    Without walls, and with walls for ``center`` inclusion, these curves
+    are complete, so the result is exact and never worse than any lattice.
+    With walls, ``touch`` and ``half`` follow sampled curves and half-hidden
+    footprints: candidates are still checked exactly, and random tests
+    find them never worse than a fine lattice. Candidates are checked with
+    :class:`OpenArea` in order of what they reach walls aside (an upper
+    bound: walls only take creatures away), stopping when no candidate left
+    can beat the ``limit`` best found.
 
     Parameters
     ----------
@@ -716,13 +1202,17 @@ def open_best_placements(
     limit : int
         How many placements, best first, each reaching a different set.
     step : float, optional
-        Also try the lattice of this spacing (map units).
+        Also try the lattice of this spacing (map units); not needed for
+        exactness.
+    directions : int, optional
+        For a cone or line: how many evenly spaced bearings to start from.
 
     Returns
     -------
     list of OpenPlacement
         Best first: most hits, then fewest avoided, then nearest the caster
-        (or the map's top-left), then top to bottom, left to right.
+        (or the map's top-left), then top to bottom, left to right (among
+        the candidates).
 
     Examples
     --------
@@ -732,11 +1222,14 @@ def open_best_placements(
     >>> best = open_best_placements(ag.Sphere(15), Gridless(60, 40), foes, rules="sw5e", avoid="ally", limit=2)
     >>> [(p.hits, p.avoided) for p in best]
     [(('a', 'b', 'c'), ()), (('a', 'b'), ())]
+    >>> m = ag.BattleMap(Gridless(60, 40), walls=[ag.Wall((20, 0), (20, 25))])
+    >>> [sorted(p.hits) for p in open_best_placements(ag.Sphere(15), m, foes, rules="sw5e", avoid="ally")]
+    [['a', 'c']]
     """
     table, bmap = _table(on)
     rules_ = resolve_rules(rules)
-    if not isinstance(shape, (Sphere, Cylinder)):
-        raise InvalidTypeError(f"open_best_placements searches spheres and cylinders, got {shape!r}")
+    if not isinstance(shape, (Sphere, Cylinder, Cone, Line)):
+        raise InvalidTypeError(f"open_best_placements searches spheres, cylinders, cones and lines, got {shape!r}")
     pool = list(bmap.tokens if tokens is None and bmap is not None else (tokens or ()))
     for tk in pool:
         if not isinstance(tk, OpenToken):
@@ -747,21 +1240,22 @@ def open_best_placements(
         raise InvalidValueError(f"max_avoid must be a whole number, 0 or more, got {max_avoid!r}")
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise InvalidValueError(f"limit must be a whole number, 1 or more, got {limit!r}")
+    if isinstance(shape, (Cone, Line)):
+        if caster is None:
+            raise InvalidValueError(f"a {shape.name} starts at its caster: pass caster= (an OpenToken or point)")
+        if range is not None or step is not None:
+            raise InvalidValueError(f"a {shape.name} starts at its caster: range= and step= are for spheres and cylinders")
+        samples = 720 if directions is None else directions
+        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 4:
+            raise InvalidValueError(f"directions must be a whole number, 4 or more, got {directions!r}")
+        return _best_directions(shape, on, pool, rules_, caster, mode, wants, spares, max_avoid, limit, inclusion,
+                                elevation, samples)
     probe = OpenArea(shape, (0.0, 0.0), table, rules_, mode, caster=None, elevation=elevation, inclusion=inclusion)
-    inc = probe.inclusion
-    # The circles bounding where each creature (or a corner of a rectangle) is reached.
-    circles: list[tuple[float, float, float]] = []
-    for tk in pool:
-        rr = reach_radius(shape, tk, table, inc, rules_, elevation)
-        if rr is None:
-            continue
-        if tk.footprint is Footprint.CIRCLE:
-            circles.append((tk.x, tk.y, rr))
-        else:
-            hw, hd = tk.half_extent(table)
-            circles += [(tk.x + sx * hw, tk.y + sy * hd, rr - tk.radius(table)) for sx in (-1, 1) for sy in (-1, 1)]
+    inc, spread = probe.inclusion, probe.mode is Mode.SPREAD
+    w, h = table.width, table.height
     centre: tuple[float, float] | None = None
     bound = math.inf
+    curves = _Curves([], [(0.0, 0.0, w, 0.0), (w, 0.0, w, h), (w, h, 0.0, h), (0.0, h, 0.0, 0.0)])
     if caster is not None:
         if isinstance(caster, OpenToken):
             centre, grow = caster.center, caster.radius(table)
@@ -769,37 +1263,70 @@ def open_best_placements(
             centre, grow = point(caster, "caster"), 0.0
         if range is not None:
             bound = real(range, "range") + grow
-            circles.append((*centre, bound))
+            curves.circles.append((*centre, bound))
     elif range is not None:
         raise InvalidValueError("range is measured from a caster; pass caster= with range=")
-    w, h = table.width, table.height
-    pts: list[tuple[float, float]] = [(0.0, 0.0), (w, 0.0), (0.0, h), (w, h)]
-    for i, a in enumerate(circles):
-        pts.append((a[0], a[1]))
-        pts += _edge_points(a, w, h)
-        for b in circles[i + 1:]:
-            pts += _circle_points(a, b)
-    if max_avoid < sum(1 for t in pool if spares(t)):
-        nudge = 1e-6 * max(w, h)
-        turns = [(math.cos(k * math.pi / 8), math.sin(k * math.pi / 8)) for k in np.arange(16)]
-        pts += [(x + nudge * u, y + nudge * v) for x, y in pts for u, v in turns]
+    # The slice of the solid each creature meets (None: the heights never meet).
+    live = [(tk, reach_radius(shape, tk, table, Inclusion.CENTER, rules_, elevation)) for tk in pool]
+    live_ = [(tk, big) for tk, big in live if big is not None]
+    for tk, big in live_:
+        _creature_curves(tk, table, big, inc, curves)
+    cut = bmap is not None and not (isinstance(shape, Cylinder) and rules_.cylinder_ignores_walls)
+    walls = np.empty((0, 4))
+    if cut and live_:
+        assert bmap is not None
+        reach = [(tk, big + max(tk.half_extent(table)) * 1.5) for tk, big in live_]
+        box = (min(t.x - r for t, r in reach), min(t.y - r for t, r in reach),
+               max(t.x + r for t, r in reach), max(t.y + r for t, r in reach))
+        if centre is not None and math.isfinite(bound):
+            box = (max(box[0], centre[0] - bound), max(box[1], centre[1] - bound),
+                   min(box[2], centre[0] + bound), min(box[3], centre[1] + bound))
+        walls = _walls_near(bmap, table, box) if box[0] <= box[2] and box[1] <= box[3] else walls
+        curves.segs += [tuple(map(float, s)) for s in walls]
+        for tk, big in live_:
+            _wall_curves(tk, table, big, inc, walls, spread, curves)
+    cut = cut and bool(len(walls))
+    # The polygon tests' tolerance (walls, rectangles): candidates off a curve must lie beyond it.
+    rough = cut or any(tk.footprint is Footprint.RECT for tk, _ in live_)
+    tol = TOL * (probe._reach() + max((max(tk.half_extent(table)) for tk, _ in live_), default=0.0)) + EPS
+    tol = tol if rough else 10 * EPS
+    nudge = max(1e-6 * max(w, h), 2 * tol)
+    ref = centre if centre is not None else (0.0, 0.0)
+    arr = _arrangement_points(curves, nudge, ref)
     if step is not None:
         s = positive(step, "step")
         xs, ys = np.arange(0.0, w + EPS, s), np.arange(0.0, h + EPS, s)
-        pts += [(float(x), float(y)) for y in ys for x in xs]
-    arr = np.unique(np.round(np.array(pts, dtype=np.float64), 12), axis=0)
+        arr = np.vstack([arr, np.column_stack([np.tile(xs, len(ys)), np.repeat(ys, len(xs))])])
+    arr = np.unique(np.round(arr, 12), axis=0)
     keep = (arr[:, 0] >= 0) & (arr[:, 0] <= w) & (arr[:, 1] >= 0) & (arr[:, 1] <= h)
     if centre is not None and math.isfinite(bound):
         keep &= np.hypot(arr[:, 0] - centre[0], arr[:, 1] - centre[1]) <= bound + EPS
-    # One placement per set of creatures reached, the best placed.
+    arr = arr[keep]
+    # What each candidate reaches walls aside: an upper bound on the hits, to check the likeliest first.
+    reached = np.zeros((len(arr), len(live_)), dtype=bool)
+    for k, (tk, big) in enumerate(live_):
+        reached[:, k] = _reach_test(arr, tk, table, big, inc, tol)
+    hitting = np.array([wants(tk) for tk, _ in live_], dtype=bool)
+    ub = reached[:, hitting].sum(axis=1) if len(live_) else np.zeros(len(arr), dtype=np.int64)
+    dist = np.hypot(arr[:, 0] - ref[0], arr[:, 1] - ref[1])
+    order = np.lexsort((arr[:, 0], arr[:, 1], dist, -ub))
+    # Without walls (and rectangles' half shares) a candidate's set is what it reaches walls aside: check
+    # the best placed of each set once.
+    if not cut and not (inc is Inclusion.HALF and rough):
+        _, first = np.unique(reached[order], axis=0, return_index=True)
+        order = order[np.sort(first)]
     found: dict[tuple[str, ...], tuple[tuple[Any, ...], OpenPlacement]] = {}
-    ref = centre if centre is not None else (0.0, 0.0)
-    for x, y in arr[keep]:
+    for idx in order:
+        ranked = sorted(found.values(), key=lambda kv: kv[0])
+        if len(ranked) >= limit and -ranked[limit - 1][0][0] > ub[idx]:
+            break
+        x, y = float(arr[idx, 0]), float(arr[idx, 1])
         try:
-            got = [r.token for r in OpenArea(shape, (float(x), float(y)), on, rules_, mode, caster=None,
-                                             elevation=elevation, inclusion=inclusion).tokens(pool)]
+            here = OpenArea(shape, (x, y), on, rules_, mode, caster=None, elevation=elevation, inclusion=inclusion)
         except OriginOnWallError:
             continue
+        # As OpenArea.tokens (nearest first), without the cover the search does not read.
+        got = sorted((t for t in pool if here._meets(t)), key=lambda t: (here.distance(t), t.y, t.x))
         hits = tuple(t.label for t in got if wants(t))
         spared = tuple(t.label for t in got if spares(t))
         if len(spared) > max_avoid:
@@ -807,6 +1334,6 @@ def open_best_placements(
         key = (-len(hits), len(spared), math.hypot(x - ref[0], y - ref[1]), y, x)
         label = (*sorted(hits), "|", *sorted(spared))
         if label not in found or key < found[label][0]:
-            found[label] = (key, OpenPlacement((float(x), float(y)), hits, spared))
+            found[label] = (key, OpenPlacement((x, y), hits, spared))
     ranked = sorted(found.values(), key=lambda kv: kv[0])
     return [p for _, p in ranked[:limit]]

@@ -60,8 +60,10 @@ from aoegrid.battlemap import BattleMapCore as BattleMap
 from aoegrid.build import moves_unseen, wall_ahead
 from aoegrid.directions import parse_direction
 from aoegrid.errors import AoegridWarning, InvalidTypeError, InvalidValueError
+from aoegrid.gridless import Gridless
 from aoegrid.hexgrid import HexGrid
 from aoegrid.hextactics import hex_best_placements, hex_placement_scores
+from aoegrid.openarea import open_best_placements
 from aoegrid.movement import Reach, reachable
 from aoegrid.options import Inclusion, Mode, parse_option
 from aoegrid.ranges import (
@@ -1336,13 +1338,14 @@ def _moving(shape: Shape, caster: Any, rng: Range | float | None, on: BattleMap,
     return _PointMoves(s, stands, r, need)
 
 
-def _hex_only(**options: Any) -> None:
-    """Refuse the options the hex search does not take yet (:func:`aoegrid.hextactics.hex_best_placements`)."""
+def _board_only(board: str, **options: Any) -> None:
+    """Refuse the options the search on ``board`` does not take yet (hexes: :mod:`aoegrid.hextactics`, the open
+    table: :func:`aoegrid.openarea.open_best_placements`)."""
     given = [k for k, v in options.items() if v is not None and not (k == "elevation" and v == 0.0)]
     if given:
         raise InvalidValueError(
-            f"on a hex map the placement search takes no {', '.join(f'{k}=' for k in given)} yet "
-            f"(hits, avoids, range, need, directions and limit it does)"
+            f"on {board} the placement search takes no {', '.join(f'{k}=' for k in given)} yet "
+            f"(hits, avoids, range and limit it does)"
         )
 
 
@@ -1529,8 +1532,14 @@ def best_placements(
     >>> p.at, p.elevation, p.score, p.distance, p.area.elevation
     ((5, 4), 25.0, 3.0, 30.0, 25.0)
     """
+    if isinstance(on, BattleMap) and isinstance(on.grid, Gridless):
+        _board_only("the open table", move=move, score=score, bound=bound, pitches=pitches, need=need,
+                    directions=directions)
+        return open_best_placements(shape, on, None, rules, caster, range,  # type: ignore[arg-type, return-value]
+                                    mode=mode, hit=hit, avoid=avoid, max_avoid=max_avoid or 0, limit=limit,
+                                    elevation=elevation)  # type: ignore[arg-type]
     if isinstance(on, BattleMap) and isinstance(on.grid, HexGrid):
-        _hex_only(move=move, score=score, bound=bound, pitches=pitches, elevation=elevation)
+        _board_only("a hex map", move=move, score=score, bound=bound, pitches=pitches, elevation=elevation)
         return hex_best_placements(shape, caster, range, on, rules, mode, hit=hit, avoid=avoid,  # type: ignore[return-value]
                                    max_avoid=max_avoid, limit=limit, directions=directions, need=need)
     limit = _limit(limit)
@@ -1638,7 +1647,7 @@ def placement_scores(
      [ 0.  0.  0. nan nan]]
     """
     if isinstance(on, BattleMap) and isinstance(on.grid, HexGrid):
-        _hex_only(move=move, score=score, pitches=pitches, elevation=elevation)
+        _board_only("a hex map", move=move, score=score, pitches=pitches, elevation=elevation)
         return hex_placement_scores(shape, caster, range, on, rules, mode, hit=hit, avoid=avoid,
                                     max_avoid=max_avoid, directions=directions, need=need)
     if hit is None and score is None:

@@ -787,9 +787,11 @@ def _open_place(t: dict[str, Any], at: str, x: float, y: float, to_map: Callable
     width = _token_number(t, "width", at, 1.0, notes, positive=True) or 1.0
     height = _token_number(t, "height", at, 1.0, notes, positive=True) or 1.0
     cx, cy = to_map(x + width * size / 2, y + height * size / 2)
-    if not (0 <= cx <= table.width and 0 <= cy <= table.height):
-        notes.append(f"{at} centred at ({cx:g}, {cy:g}) {table.units} is not on the {table.width:g} x "
-                     f"{table.height:g} {table.units} map: skipped")
+    # Its whole footprint must lie on the map, as a BattleMap asks (the edge counts as on it).
+    hw, hh = width * distance / 2, height * distance / 2
+    if not (0 <= cx - hw and cx + hw <= table.width and 0 <= cy - hh and cy + hh <= table.height):
+        notes.append(f"{at} centred at ({cx:g}, {cy:g}) {table.units}, {2 * hw:g} x {2 * hh:g} {table.units}, is not "
+                     f"wholly on the {table.width:g} x {table.height:g} {table.units} map: skipped")
         return None
     # V13's ellipse shapes (0, 1) are drawn round; rectangles (its default), and every token before, square.
     if t.get("shape") in (0, 1):

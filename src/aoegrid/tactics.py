@@ -63,8 +63,8 @@ from aoegrid.errors import AoegridWarning, InvalidTypeError, InvalidValueError
 from aoegrid.gridless import Gridless
 from aoegrid.hexgrid import HexGrid
 from aoegrid.hextactics import hex_best_placements, hex_placement_scores
-from aoegrid.openarea import open_best_placements
 from aoegrid.movement import Reach, reachable
+from aoegrid.openarea import open_best_placements
 from aoegrid.options import Inclusion, Mode, parse_option
 from aoegrid.ranges import (
     _PARTS,

@@ -20,6 +20,7 @@ Bounded: every wait has a timeout, and the server is stopped in ``finally``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -32,7 +33,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -54,13 +55,12 @@ pytestmark = [
 SHOW = 'ag.explore(m, ag.Sphere(20), rules="starfinder", caster=kira, at=(5, 5))'
 
 
-def _notebook(path: Path) -> None:
-    cells = [{"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [], "source": src}
-             for src in (SETUP, SHOW)]
+def _notebook(path: Path, *sources: str) -> None:
+    """A notebook of code cells, one a source, not yet run."""
+    cells = [{"cell_type": "code", "id": f"cell-{i}", "metadata": {}, "execution_count": None, "outputs": [],
+              "source": src} for i, src in enumerate(sources)]
     nb = {"nbformat": 4, "nbformat_minor": 5, "cells": cells,
           "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}}
-    for i, cell in enumerate(cells):
-        cell["id"] = f"cell-{i}"
     path.write_text(json.dumps(nb), encoding="utf-8")
 
 
@@ -90,6 +90,32 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def _voila(nb: Path, tmp_path: Path, deadline: float) -> Iterator[str]:
+    """Voilà serving the notebook ``nb`` on 127.0.0.1, a free port and a fresh token: the page's URL once it answers.
+
+    Its runtime and configuration stay in ``tmp_path``, its log in ``voila.log`` there; stopped on leaving.
+    """
+    port, token = _free_port(), os.urandom(16).hex()
+    log = tmp_path / "voila.log"
+    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"), "JUPYTER_CONFIG_DIR": str(tmp_path / "config"),
+           "JUPYTER_PLATFORM_DIRS": "1"}
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "voila", str(nb), "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
+             f"--token={token}", f"--Voila.root_dir={tmp_path}", "--show_tracebacks=True",
+             # Voila on its own loads no server extension: it takes the connection as an option.
+             "--Voila.kernel_websocket_connection_class=aoegrid.explorer_server.NoDelayConnection"],
+            cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    try:
+        url = f"http://127.0.0.1:{port}/?token={token}"
+        _wait_for_server(url, proc, log, deadline)
+        yield url
+    finally:
+        _stop(proc)
 
 
 def _expected(at: tuple[float, float], shape: ag.shapes.Shape, m: ag.BattleMap, **kw: object) -> tuple[str, list[str]]:
@@ -155,98 +181,81 @@ def test_click_and_drag_in_a_browser(tmp_path: Path, record_property: Callable[[
     deadline = start + 110  # the whole test, server start to shutdown, stays under two minutes
     m = _map()
     nb = tmp_path / "explorer.ipynb"
-    _notebook(nb)
-    port, token = _free_port(), os.urandom(16).hex()
-    log = tmp_path / "voila.log"
-    env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"), "JUPYTER_CONFIG_DIR": str(tmp_path / "config"),
-           "JUPYTER_PLATFORM_DIRS": "1"}
-    with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "voila", str(nb), "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1",
-             f"--token={token}", f"--Voila.root_dir={tmp_path}", "--show_tracebacks=True",
-             # Voila on its own loads no server extension: it takes the connection as an option.
-             "--Voila.kernel_websocket_connection_class=aoegrid.explorer_server.NoDelayConnection"],
-            cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT,
-        )
-    try:
-        url = f"http://127.0.0.1:{port}/?token={token}"
-        _wait_for_server(url, proc, log, deadline)
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True)
-            try:
-                page = browser.new_page(viewport={"width": 1200, "height": 900})
-                page.set_default_timeout(30_000)
-                page.goto(url, timeout=60_000)
-                count = page.locator(".aoegrid-count")
-                creatures = page.locator(".aoegrid-creatures li")
-                # The first picture: the burst at (5, 5), as explore() was told.
-                first, first_cover = _expected((5, 5), ag.Sphere(20), m)
-                expect(count).to_have_text(first, timeout=max(1_000, (deadline - time.monotonic() - 30) * 1000))
-                assert creatures.all_inner_texts() == first_cover
+    _notebook(nb, SETUP, SHOW)
+    with _voila(nb, tmp_path, deadline) as url, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 1200, "height": 900})
+            page.set_default_timeout(30_000)
+            page.goto(url, timeout=60_000)
+            count = page.locator(".aoegrid-count")
+            creatures = page.locator(".aoegrid-creatures li")
+            # The first picture: the burst at (5, 5), as explore() was told.
+            first, first_cover = _expected((5, 5), ag.Sphere(20), m)
+            expect(count).to_have_text(first, timeout=max(1_000, (deadline - time.monotonic() - 30) * 1000))
+            assert creatures.all_inner_texts() == first_cover
 
-                # Click near the intersection (12, 11): snapped to it under Starfinder.
-                board = page.locator(".aoegrid-map").bounding_box()
-                assert board is not None
-                w, h = m.grid.width, m.grid.height
-                page.mouse.click(board["x"] + 12.3 / w * board["width"], board["y"] + 10.8 / h * board["height"])
-                text, cover = _expected((12, 11), ag.Sphere(20), m)
-                assert (text, cover) != (first, first_cover)
-                expect(count).to_have_text(text)
-                expect(creatures).to_have_text(cover)
-                expect(page.locator(".aoegrid-what")).to_contain_text("at (12, 11)")
+            # Click near the intersection (12, 11): snapped to it under Starfinder.
+            board = page.locator(".aoegrid-map").bounding_box()
+            assert board is not None
+            w, h = m.grid.width, m.grid.height
+            page.mouse.click(board["x"] + 12.3 / w * board["width"], board["y"] + 10.8 / h * board["height"])
+            text, cover = _expected((12, 11), ag.Sphere(20), m)
+            assert (text, cover) != (first, first_cover)
+            expect(count).to_have_text(text)
+            expect(creatures).to_have_text(cover)
+            expect(page.locator(".aoegrid-what")).to_contain_text("at (12, 11)")
 
-                # A cone, aimed by dragging from the origin toward the south-east.
-                page.locator("select.aoegrid-shape").select_option("cone")
-                expect(page.locator(".aoegrid-what")).to_contain_text("cone 20 ft toward 0")
-                ox, oy = board["x"] + 12 / w * board["width"], board["y"] + 11 / h * board["height"]
-                page.mouse.move(ox + 2, oy + 2)
-                page.mouse.down()
-                page.mouse.move(ox + 40, oy + 20, steps=5)
-                page.mouse.move(ox + 80, oy + 80, steps=5)
-                page.mouse.up()
-                cone, cone_cover = _expected((12, 11), ag.Cone(20, 45), m)
-                expect(page.locator(".aoegrid-what")).to_contain_text("toward 45")
-                expect(count).to_have_text(cone)
-                expect(creatures).to_have_text(cone_cover)
+            # A cone, aimed by dragging from the origin toward the south-east.
+            page.locator("select.aoegrid-shape").select_option("cone")
+            expect(page.locator(".aoegrid-what")).to_contain_text("cone 20 ft toward 0")
+            ox, oy = board["x"] + 12 / w * board["width"], board["y"] + 11 / h * board["height"]
+            page.mouse.move(ox + 2, oy + 2)
+            page.mouse.down()
+            page.mouse.move(ox + 40, oy + 20, steps=5)
+            page.mouse.move(ox + 80, oy + 80, steps=5)
+            page.mouse.up()
+            cone, cone_cover = _expected((12, 11), ag.Cone(20, 45), m)
+            expect(page.locator(".aoegrid-what")).to_contain_text("toward 45")
+            expect(count).to_have_text(cone)
+            expect(creatures).to_have_text(cone_cover)
 
-                # A burst's origin dragged over 60 intersections, a move every 16 ms (the screen's rate).
-                page.locator("select.aoegrid-shape").select_option("sphere")
-                expect(page.locator(".aoegrid-what")).to_contain_text("sphere 20 ft at (12, 11)")
-                page.evaluate(_PROBE)
-                x0, y0 = DRAG[0]
-                page.mouse.move(board["x"] + (x0 - 0.3) / w * board["width"], board["y"] + (y0 + 0.1) / h * board["height"])
-                page.mouse.down()
-                for x, y in DRAG:
-                    page.mouse.move(board["x"] + (x + 0.1) / w * board["width"], board["y"] + (y + 0.1) / h * board["height"])
-                    page.wait_for_timeout(16)
-                page.mouse.up()
-                last, last_cover = _expected(DRAG[-1], ag.Sphere(20), m, caster=_caster(m))
-                expect(page.locator(".aoegrid-what")).to_contain_text(f"at ({DRAG[-1][0]}, {DRAG[-1][1]})")
-                expect(count).to_have_text(last)
-                expect(creatures).to_have_text(last_cover)
-                probe = page.evaluate("() => window.aoegridProbe")
-                assert len(probe["moves"]) == len(DRAG)
-                lag = _latencies(probe["moves"], probe["shows"])
-                median, p95 = statistics.median(lag), _percentile(lag, 95)
-                record_property("drag_latency_ms", {"median": round(median, 1), "p95": round(p95, 1), "moves": len(lag)})
-                print(f"\nexplorer drag on the bundled cave, {len(lag)} pointer moves, move to updated summary: "
-                      f"median {median:.1f} ms, p95 {p95:.1f} ms (goal: 30 and 60 ms), max {max(lag):.1f} ms")
-                assert p95 <= 500  # generous: a loaded CI machine must not fail it; the figures above are the measure
+            # A burst's origin dragged over 60 intersections, a move every 16 ms (the screen's rate).
+            page.locator("select.aoegrid-shape").select_option("sphere")
+            expect(page.locator(".aoegrid-what")).to_contain_text("sphere 20 ft at (12, 11)")
+            page.evaluate(_PROBE)
+            x0, y0 = DRAG[0]
+            page.mouse.move(board["x"] + (x0 - 0.3) / w * board["width"], board["y"] + (y0 + 0.1) / h * board["height"])
+            page.mouse.down()
+            for x, y in DRAG:
+                page.mouse.move(board["x"] + (x + 0.1) / w * board["width"], board["y"] + (y + 0.1) / h * board["height"])
+                page.wait_for_timeout(16)
+            page.mouse.up()
+            last, last_cover = _expected(DRAG[-1], ag.Sphere(20), m, caster=_caster(m))
+            expect(page.locator(".aoegrid-what")).to_contain_text(f"at ({DRAG[-1][0]}, {DRAG[-1][1]})")
+            expect(count).to_have_text(last)
+            expect(creatures).to_have_text(last_cover)
+            probe = page.evaluate("() => window.aoegridProbe")
+            assert len(probe["moves"]) == len(DRAG)
+            lag = _latencies(probe["moves"], probe["shows"])
+            median, p95 = statistics.median(lag), _percentile(lag, 95)
+            record_property("drag_latency_ms", {"median": round(median, 1), "p95": round(p95, 1), "moves": len(lag)})
+            print(f"\nexplorer drag on the bundled cave, {len(lag)} pointer moves, move to updated summary: "
+                  f"median {median:.1f} ms, p95 {p95:.1f} ms (goal: 30 and 60 ms), max {max(lag):.1f} ms")
+            assert p95 <= 500  # generous: a loaded CI machine must not fail it; the figures above are the measure
 
-                # The picture the README shows: the burst clicked at (12, 11), the creatures, the score map.
-                page.mouse.click(board["x"] + 12.2 / w * board["width"], board["y"] + 10.9 / h * board["height"])
-                expect(count).to_have_text(text)
-                expect(creatures).to_have_text(cover)
-                page.locator(".aoegrid-scores").check()
-                expect(page.locator(".aoegrid-best")).to_contain_text("best at (12, 11): 4 (Mog, Snik, Urg, Ogre)")
-                shot = page.locator(".aoegrid-explorer")
-                shot.screenshot(path=str(tmp_path / "explorer.png"))
-                if os.environ.get("AOEGRID_UPDATE_SCREENSHOT") == "1":
-                    shot.screenshot(path=str(SCREENSHOT))
-            finally:
-                browser.close()
-    finally:
-        _stop(proc)
+            # The picture the README shows: the burst clicked at (12, 11), the creatures, the score map.
+            page.mouse.click(board["x"] + 12.2 / w * board["width"], board["y"] + 10.9 / h * board["height"])
+            expect(count).to_have_text(text)
+            expect(creatures).to_have_text(cover)
+            page.locator(".aoegrid-scores").check()
+            expect(page.locator(".aoegrid-best")).to_contain_text("best at (12, 11): 4 (Mog, Snik, Urg, Ogre)")
+            shot = page.locator(".aoegrid-explorer")
+            shot.screenshot(path=str(tmp_path / "explorer.png"))
+            if os.environ.get("AOEGRID_UPDATE_SCREENSHOT") == "1":
+                shot.screenshot(path=str(SCREENSHOT))
+        finally:
+            browser.close()
     assert time.monotonic() - start < 120
 
 
@@ -264,10 +273,7 @@ def test_click_in_jupyterlab(tmp_path: Path) -> None:
     m = ag.demo_map()
     root = tmp_path / "root"
     root.mkdir()
-    nb = {"nbformat": 4, "nbformat_minor": 5, "cells": [
-        {"cell_type": "code", "id": "cell-0", "metadata": {}, "execution_count": None, "outputs": [], "source": LAB_CELL}],
-        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}}
-    (root / "explorer.ipynb").write_text(json.dumps(nb), encoding="utf-8")
+    _notebook(root / "explorer.ipynb", LAB_CELL)
     port, token = _free_port(), os.urandom(16).hex()
     log = tmp_path / "lab.log"
     env = {**os.environ, "JUPYTER_RUNTIME_DIR": str(tmp_path / "runtime"), "JUPYTER_CONFIG_DIR": str(tmp_path / "config"),

@@ -688,18 +688,24 @@ def axis_degrees(orientation, d):
     return 60 * d + (0 if orientation == "pointy" else 30)
 
 
+def cones_against(peer, g, at, x):
+    """Our Cone x from ``at`` and the peer's, for each of the six directions: (d, ours, theirs), ours within theirs."""
+    for d in range(6):
+        ours = set(lancer.area(lancer.Cone(x), at=at, on=g, direction=d).hexes)
+        theirs = peer(g, at, x, axis_degrees(g.orientation, d))
+        assert ours <= theirs
+        yield d, ours, theirs
+
+
 @pytest.mark.parametrize("orientation, offset", LAYOUTS)
 @pytest.mark.parametrize("x", range(1, 11))
 def test_peer_foundry_lancer_cone(orientation, offset, x):
     g = grid(orientation, offset, n=25)
     at = (12, 12)
-    for d in range(6):
-        ours = set(lancer.area(lancer.Cone(x), at=at, on=g, direction=d).hexes)
-        theirs = foundry_lancer_cone(g, at, x, axis_degrees(orientation, d))
+    for _, ours, theirs in cones_against(foundry_lancer_cone, g, at, x):
         # Foundry highlights the user's hex (its targeting then ignores the user); ours leaves it out.
         assert at in theirs and at not in ours
         extra = theirs - ours - {at}
-        assert ours <= theirs
         # Foundry's length is a Euclidean radius of X hex widths: from X = 7 it reaches hexes
         # X + 1 steps away near the cone's edges, which "X spaces long" rules out.
         assert all(g.distance(at, h) == x + 1 for h in extra)
@@ -720,10 +726,7 @@ def test_peer_foundry_cone_turned_to_a_corner_does_not_begin_next_to_the_user():
 def test_peer_grid_aware_templates_cone(orientation, offset, x):
     g = grid(orientation, offset, n=21)
     at = (10, 10)
-    for d in range(6):
-        ours = set(lancer.area(lancer.Cone(x), at=at, on=g, direction=d).hexes)
-        theirs = grid_aware_cone(g, at, x, axis_degrees(orientation, d))
-        assert ours <= theirs
+    for d, ours, theirs in cones_against(grid_aware_cone, g, at, x):
         # Its extra hexes are the origin and those whose centre lies exactly on a 30-degree line
         # (at even steps): its 1-degree epsilon takes them in; 59 degrees (the Lancer system's
         # angle, so our rule) leaves them out.

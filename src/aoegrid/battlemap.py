@@ -269,12 +269,22 @@ class BattleMapCore:
                 f"{g.width} x {g.height} map"
             )
         inner = shapely.box(x0, y0, x1, y1).buffer(-1e-6)
-        walls = self.walls_meeting(*token.prism(g.square))
-        near = walls.walls_near(Channel.MOVEMENT, (x0, y0, x1, y1)).near(inner.bounds)[0]
+        self._warn_walled(token, inner, (x0, y0, x1, y1), g.square,
+                          f"space ({x0:g}..{x1:g} x {y0:g}..{y1:g})", stacklevel + 1)
+
+    def _warn_walled(self, token: Any, inner: Any, box: tuple[float, float, float, float], unit: float,
+                     what: str, stacklevel: int) -> None:
+        """Warn when a wall meeting the token's height runs through ``inner``, its footprint shrunk a hair.
+
+        ``box`` bounds the walls looked at; ``unit`` is the map's cell size
+        (the token's height is counted in it); ``what`` names the footprint in
+        the warning.
+        """
+        walls = self.walls_meeting(*token.prism(unit))
+        near = walls.walls_near(Channel.MOVEMENT, box).near(inner.bounds)[0]
         if shapely.intersects(shapely.linestrings(near.reshape(-1, 2, 2)), inner).any():
             warnings.warn(
-                f"{token.label} stands where a wall runs through its space "
-                f"({x0:g}..{x1:g} x {y0:g}..{y1:g}); check the map or the token's position",
+                f"{token.label} stands where a wall runs through its {what}; check the map or the token's position",
                 AoegridWarning,
                 stacklevel=stacklevel,
             )
@@ -291,16 +301,7 @@ class BattleMapCore:
         corners = g.corners(cols, rows)
         cells = shapely.polygons(corners).tolist()
         inner = shapely.union_all(cells).buffer(-1e-6)
-        x0, y0, x1, y1 = inner.bounds
-        walls = self.walls_meeting(*token.prism(g.size))
-        near = walls.walls_near(Channel.MOVEMENT, (x0, y0, x1, y1)).near(inner.bounds)[0]
-        if shapely.intersects(shapely.linestrings(near.reshape(-1, 2, 2)), inner).any():
-            warnings.warn(
-                f"{token.label} stands where a wall runs through its hexes "
-                f"({', '.join(map(str, hexes))}); check the map or the token's position",
-                AoegridWarning,
-                stacklevel=stacklevel,
-            )
+        self._warn_walled(token, inner, inner.bounds, g.size, f"hexes ({', '.join(map(str, hexes))})", stacklevel + 1)
 
     def _check_open_token(self, token: Any, g: Gridless, stacklevel: int) -> None:
         """:meth:`_check_token` on the open table: an :class:`OpenToken` wholly on the map, no wall through it.
@@ -318,16 +319,8 @@ class BattleMapCore:
                 f"y {token.y - hd:g}..{token.y + hd:g}) is not wholly on the {g.width:g} x {g.height:g} {g.units} map"
             )
         inner = token.geometry(g).buffer(-1e-6)
-        x0, y0, x1, y1 = inner.bounds
-        walls = self.walls_meeting(*token.prism(g.square))
-        near = walls.walls_near(Channel.MOVEMENT, (x0, y0, x1, y1)).near(inner.bounds)[0]
-        if shapely.intersects(shapely.linestrings(near.reshape(-1, 2, 2)), inner).any():
-            warnings.warn(
-                f"{token.label} stands where a wall runs through its footprint (centre ({token.x:g}, {token.y:g})); "
-                f"check the map or the token's position",
-                AoegridWarning,
-                stacklevel=stacklevel,
-            )
+        self._warn_walled(token, inner, inner.bounds, g.square, f"footprint (centre ({token.x:g}, {token.y:g}))",
+                          stacklevel + 1)
 
     def wallset(self, channel: Channel | str) -> WallSet:
         """The prepared walls blocking ``channel`` (split and indexed once).

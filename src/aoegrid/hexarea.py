@@ -43,7 +43,7 @@ import shapely
 from numpy.typing import NDArray
 
 from aoegrid.battlemap import BattleMapCore, hex_footprint
-from aoegrid.cover import GRADES, Cover
+from aoegrid.cover import Cover
 from aoegrid.directions import unit_vector
 from aoegrid.errors import InvalidTypeError, InvalidValueError, OffGridError
 from aoegrid.hexcells import (
@@ -61,7 +61,7 @@ from aoegrid.regions import RoundedRect, Sector
 from aoegrid.rules import Rules, resolve_rules
 from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shape, Sphere
 from aoegrid.stencils import _band, _cone_kind, _cone_region, _cube_region, _line_width
-from aoegrid.targets import Reached
+from aoegrid.targets import Reached, _candidates, _chooser, _nearest_first, _record
 from aoegrid.tokens import Token
 
 if TYPE_CHECKING:
@@ -165,28 +165,18 @@ class HexArea:
         >>> [(r.token.name, r.squares, r.distance) for r in a.tokens()]
         [('orc', ((4, 4),), 5.0)]
         """
-        if tokens is None:
-            if self.battlemap is None:
-                raise InvalidValueError("this area is on a bare HexGrid: pass tokens=[...], or compute it on a BattleMap")
-            pool = list(self.battlemap.tokens)
-        else:
-            pool = list(tokens)
+        keep = _chooser(exclude=exclude)
         out = []
-        skip = list(exclude)
-        for token in pool:
-            if not isinstance(token, Token):
-                raise InvalidTypeError(f"tokens must be aoegrid.Token, got {token!r}")
-            if any(e is token or e == token or (isinstance(e, str) and e == token.name) for e in skip):
+        for token in _candidates(tokens, self.battlemap, "HexGrid"):
+            if not keep(token):
                 continue
             hexes = [(c, r) for c, r in hex_footprint(self.grid, token) if (c, r) in self]
             if not hexes:
                 continue
             cover = Cover(min(int(self.cover[r, c]) for c, r in hexes))
-            name = GRADES[self.rules.cover].get(cover, (cover.name.lower(), ""))[0]
             steps = min(int(self.steps[r, c]) for c, r in hexes)
-            out.append(Reached(token, cover, name, tuple(hexes), steps * self.grid.size))
-        out.sort(key=lambda r: (r.distance, r.token.y, r.token.x))
-        return out
+            out.append(_record(token, cover, self.rules.cover, tuple(hexes), steps * self.grid.size))
+        return _nearest_first(out)
 
     def to_text(self) -> str:
         """The area as text: ``#`` a hex covered, ``.`` not, ``o`` the hex at the point of origin.

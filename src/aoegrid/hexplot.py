@@ -26,7 +26,6 @@ Examples
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -34,29 +33,29 @@ import numpy as np
 import shapely
 
 from aoegrid.battlemap import BattleMapCore, hex_footprint
-from aoegrid.cover import Cover
 from aoegrid.errors import GridMismatchError, InvalidValueError
 from aoegrid.hexcells import hex_polygons
 from aoegrid.hexgrid import HexGrid
 from aoegrid.plotting import (
-    _BLOCKED,
     _DPI,
     _GRID_COLOR,
-    _OWN,
-    _TOKEN_COLORS,
-    _UNLISTED,
     AREA_COLORS,
     COVER_BADGES,
-    WALL_STYLES,
     Drawing,
     _affected,
-    _elevation_badge,
+    _blocked_cells,
+    _cover_badges,
+    _cross,
+    _dashed_shape,
+    _draw_token,
+    _draw_walls,
     _finish,
-    _fit_name,
-    _font,
     _lw,
+    _map_axes,
+    _panels,
     _png,
-    _wall_segments,
+    _points,
+    _token_style,
 )
 
 if TYPE_CHECKING:
@@ -98,31 +97,12 @@ def _check_grid(grid: Any, what: str) -> HexGrid:
 
 def _axes(ax: Axes | None, grid: HexGrid, scale: float | None = None) -> Axes:
     """The Axes to draw on, set up for a hex map: equal aspect, y down, limits the map's extent."""
-    from matplotlib.figure import Figure
-
-    w, h = grid.extent
-    if ax is None:
-        scale = default_hex_scale(grid) if scale is None else scale
-        size = (w * scale / _DPI, h * scale / _DPI)
-        fig = Figure(figsize=size, dpi=_DPI)
-        ax = fig.add_axes((0, 0, 1, 1))
-        ax.set_axis_off()
-        # Registered as the square pictures' own figures are, so a legend or title widens it.
-        _OWN[fig] = size
-    ax.set_xlim(0, w)
-    ax.set_ylim(h, 0)
-    ax.set_aspect("equal")
-    return ax
+    return _map_axes(ax, grid.extent, grid.extent, default_hex_scale(grid) if scale is None else scale)
 
 
 def _unit(ax: Axes, grid: HexGrid) -> float:
     """Points a hex width on this Axes: every marker, text and line is sized from it."""
-    fig = ax.get_figure(root=True)
-    assert fig is not None
-    box = ax.get_position()
-    fw, fh = fig.get_size_inches()
-    w, h = grid.extent
-    return float(min(box.width * fw / w, box.height * fh / h) * 72)
+    return _points(ax, grid.extent)
 
 
 def _corners(grid: HexGrid, mask: np.ndarray) -> np.ndarray:
@@ -188,18 +168,9 @@ def plot_hex_walls(bmap: BattleMapCore, ax: Axes | None = None) -> Drawing:
     Styled as :func:`aoegrid.plotting.plot_walls` styles them (:data:`aoegrid.plotting.WALL_STYLES`),
     one collection a kind, labelled with it.
     """
-    from matplotlib.collections import LineCollection
-
     grid = _check_grid(bmap.grid, "plot_hex_walls")
     ax = _axes(ax, grid)
-    u = _unit(ax, grid)
-    out: list[Artist] = []
-    for kind, segs in _wall_segments(bmap).items():
-        color, style, width = WALL_STYLES[kind]
-        coll = LineCollection(segs, colors=color, linestyles=style, linewidths=_lw(u, width), label=kind, zorder=5)
-        ax.add_collection(coll)
-        out.append(coll)
-    return Drawing(out, ax)
+    return Drawing(_draw_walls(ax, bmap, _unit(ax, grid)), ax)
 
 
 def plot_hex_tokens(tokens: Sequence[Any], grid: HexGrid, ax: Axes | None = None, *,
@@ -222,44 +193,21 @@ def plot_hex_tokens(tokens: Sequence[Any], grid: HexGrid, ax: Axes | None = None
     >>> disc.get_label(), disc.center == g.footprint_center(2, 2, 2), round(disc.radius, 2)
     ('token ogre', True, 0.8)
     """
-    from matplotlib import patheffects
     from matplotlib.patches import Circle
 
     grid = _check_grid(grid, "plot_hex_tokens")
     ax = _axes(ax, grid)
     u = _unit(ax, grid)
     hit = _affected(affected)
-    halo = [patheffects.withStroke(linewidth=_lw(u, 2.0), foreground="white")]
     out: list[Artist] = []
     for t in tokens:
         hex_footprint(grid, t)  # refuses a footprint that is not a number of hexes across
         n = t.footprint[0]
         cx, cy = grid.footprint_center(t.x, t.y, n)
-        is_hit = t.label in hit
         r = _TOKEN_RADIUS * n
-        disc = Circle((cx, cy), r, facecolor=_TOKEN_COLORS[0], edgecolor="#d62728" if is_hit else _TOKEN_COLORS[1],
-                      linewidth=_lw(u, 3.0 if is_hit else 1.0), zorder=6,
-                      label=f"token {t.label}{' (affected)' if is_hit else ''}")
-        ax.add_patch(disc)
-        out.append(disc)
-        if t.name:
-            name, size = _fit_name(t.name, 2.2 * n * u, _font(u) * min(1.0, n ** 0.5))
-            out.append(ax.text(cx, cy, name, ha="center", va="center", fontsize=size, zorder=7,
-                               path_effects=halo, label=f"name {t.label}"))
-        grade = hit.get(t.label, Cover.NONE)
-        if grade in COVER_BADGES:
-            bx, by = cx + r * 0.75, cy - r * 0.75
-            out.append(ax.text(bx, by, "\u00bd" if grade is Cover.PARTIAL else "\u00be", ha="center", va="center",
-                               fontsize=max(5.0, _font(u) * 0.9), color="white", fontweight="bold", zorder=8,
-                               bbox={"boxstyle": "circle,pad=0.15", "facecolor": "#000000", "edgecolor": "white",
-                                     "linewidth": _lw(u, 1.0)},
-                               label=f"cover badge {t.label}"))
-        if t.elevation:
-            out.append(ax.text(cx, cy + r * 0.8, _elevation_badge(t, grid), ha="center", va="center",
-                               fontsize=max(5.0, _font(u) * 0.7), zorder=8,
-                               bbox={"boxstyle": "round,pad=0.2", "facecolor": "white", "edgecolor": _TOKEN_COLORS[1],
-                                     "linewidth": _lw(u, 1.0)},
-                               label=f"elevation {t.label}"))
+        disc = Circle((cx, cy), r, **_token_style(t, hit, u))
+        out += _draw_token(ax, t, disc, (cx, cy), hit, u, grid, room=2.2 * n * u, across=n,
+                           badge=(cx + r * 0.75, cy - r * 0.75), foot=cy + r * 0.8)
     return Drawing(out, ax)
 
 
@@ -400,26 +348,17 @@ def plot_hex_area(
     ax.add_collection(edge)
     out.append(edge)
     if a.battlemap is not None:
-        for grade, (name, size, face, edgecolor) in COVER_BADGES.items():
+        for grade, (_, size, _, _) in COVER_BADGES.items():
             in_cover = (a.cover == grade) & a.mask
             if in_cover.any():
                 # A corner badge in black and white reads over any floor, as on squares.
-                coll = PolyCollection(_badge(grid, _corners(grid, in_cover), size), facecolors=face,
-                                      edgecolors=edgecolor, linewidths=_lw(u, 0.8), label=name, zorder=3)
-                ax.add_collection(coll)
-                out.append(coll)
+                out.append(_cover_badges(ax, _badge(grid, _corners(grid, in_cover), size), grade, u))
         blocked = a.shape_mask & ~a.mask
         if blocked.any():
-            coll = PolyCollection(_corners(grid, blocked), facecolors=to_rgba(*_BLOCKED), edgecolors="none",
-                                  hatch="..", label="blocked (total cover)", zorder=2)
-            ax.add_collection(coll)
-            out.append(coll)
+            out.append(_blocked_cells(ax, _corners(grid, blocked)))
     rings = _rings(a.outline())
     if rings:
-        shape = LineCollection(rings, colors=color, linewidths=_lw(u, 1.5), linestyles=(0, (4, 2)), label="shape",
-                               zorder=4)
-        ax.add_collection(shape)
-        out.append(shape)
+        out.append(_dashed_shape(ax, rings, color, u))
     if a.source is not None:
         own = np.zeros(grid.shape, bool)
         for c, r in hex_footprint(grid, a.source):
@@ -429,9 +368,7 @@ def plot_hex_area(
                                       label="origin", zorder=6)
         ax.add_collection(mark)
     else:
-        (mark,) = ax.plot([a.origin[0]], [a.origin[1]], marker="X", markersize=0.55 * u, color=color,
-                          markeredgecolor="white", markeredgewidth=_lw(u, 1.0), linestyle="none", label="origin",
-                          zorder=8)
+        mark = _cross(ax, a.origin, color, u)
     out.append(mark)
     if map_layers and bmap is not None and bmap.tokens:
         out += plot_hex_tokens(bmap.tokens, grid, ax, affected=a.tokens(list(bmap.tokens)))
@@ -500,64 +437,16 @@ def compare_hex(panels: Sequence[tuple[Any, Any]], *, columns: int | None = None
     >>> [t.get_text().splitlines()[0] for t in drawn if t.get_label() == "title"]
     ['5e: 12 hexes', 'starfinder: 12 hexes']
     """
-    from matplotlib.figure import Figure
-
     if not panels:
         raise InvalidValueError("compare_hex needs at least one panel")
     grid = _check_grid(getattr(panels[0][1], "grid", None), "compare_hex")
     for _, a in panels[1:]:
         if getattr(a, "grid", None) != grid:
             raise GridMismatchError(f"compare_hex draws areas on one hex grid: {grid!r} and {getattr(a, 'grid', a)!r}")
-    if names is not None and len(names) != len(panels):
-        raise InvalidValueError(f"names must give one title a panel ({len(panels)}), got {len(names)}")
-    columns = columns or len(panels)
-    rows = math.ceil(len(panels) / columns)
     scale = scale or _panel_scale(grid)
     w, h = grid.extent
-    pw, ph = w * scale / _DPI, h * scale / _DPI
-    head = 0.5  # inches for each panel's title
-    fig = Figure(figsize=(pw * columns + 0.2 * (columns + 1), (ph + head) * rows + 0.2 + (0.5 if title else 0.0)
-                          + (0.7 if legend else 0.0)), dpi=_DPI)
-    fw, fh = fig.get_size_inches()
-    out: list[Artist] = []
-    first = None
-    for k, (rules, a) in enumerate(panels):
-        r, c = divmod(k, columns)
-        left = 0.2 + c * (pw + 0.2)
-        top = (0.5 if title else 0.1) + r * (ph + head) + head
-        ax = fig.add_axes((left / fw, 1 - (top + ph) / fh, pw / fw, ph / fh))
-        ax.set_axis_off()
-        first = first or ax
-        out += plot_hex_area(a, ax)
-        heading = ax.set_title(names[k] if names is not None else _heading(rules, a), fontsize=10, y=1.0)
-        heading.set_label("title")
-        out.append(heading)
-    assert first is not None
-    if title:
-        heading = fig.suptitle(title, fontsize=13, y=1 - 0.1 / fh, va="top")
-        heading.set_label("title")
-        out.append(heading)
-    if legend:
-        seen: dict[str, Artist] = {}
-        for x in out:
-            name = str(x.get_label())
-            if name.startswith("area ("):
-                name = "area"  # counts are in the titles; one swatch says what a covered hex looks like
-            if name and not name.startswith(_UNLISTED) and name != "grid":
-                seen.setdefault(name, x)
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-        renderer = FigureCanvasAgg(fig).get_renderer()
-        # As many columns as fit across the picture.
-        for cols in range(min(len(seen), 7), 0, -1):
-            key = fig.legend(list(seen.values()), list(seen), loc="lower center", ncols=cols, fontsize=9,
-                             frameon=False, bbox_to_anchor=(0.5, 0.05 / fh))
-            if key.get_window_extent(renderer).width <= fig.bbox.width - 10 or cols == 1:
-                break
-            key.remove()
-        key.set_label("legend")
-        out.append(key)
-    return Drawing(out, first)
+    return _panels(panels, plot_hex_area, _heading, (w * scale / _DPI, h * scale / _DPI), head=0.5, key_room=0.7,
+                   columns=columns, title=title, legend=legend, names=names)
 
 
 __all__ = [

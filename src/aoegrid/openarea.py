@@ -57,7 +57,7 @@ from numpy.typing import NDArray
 
 from aoegrid._validate import point, positive, real
 from aoegrid.battlemap import BattleMapCore
-from aoegrid.cover import GRADES, Cover, CoverRule
+from aoegrid.cover import Cover, CoverRule
 from aoegrid.directions import right_normal, unit_vector
 from aoegrid.errors import IllegalOriginError, InvalidTypeError, InvalidValueError, OffGridError
 from aoegrid.gridless import Footprint, Gridless, OpenToken, circle
@@ -66,7 +66,7 @@ from aoegrid.regions import EPS, ConvexPolygon, Region, RoundedRect
 from aoegrid.rules import Rules, resolve_rules
 from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shape, Sphere
 from aoegrid.stencils import _cone_kind, _cone_region, _cube_region, _line_width
-from aoegrid.targets import Reached
+from aoegrid.targets import Reached, _candidates, _check_limit, _chooser, _nearest_first, _record
 from aoegrid.tokens import token_selector
 from aoegrid.visibility import OriginOnWallError, Visibility
 
@@ -553,36 +553,15 @@ class OpenArea:
         >>> [(r.token.name, round(r.distance, 3)) for r in open_area(ag.Sphere(3), at=(10, 10), on=t, rules="sw").tokens(foes)]
         [('a', 0.0), ('b', 2.9)]
         """
-        if tokens is None:
-            if self.battlemap is None:
-                raise InvalidValueError("this area is on a bare Gridless map: pass tokens=[...], or place it on a BattleMap")
-            pool = list(self.battlemap.tokens)
-        else:
-            pool = list(tokens)
-        for tk in pool:
-            if not isinstance(tk, OpenToken):
-                raise InvalidTypeError(f"tokens on the open table must be aoegrid.OpenToken, got {tk!r}")
-        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
-            raise InvalidValueError(f"limit must be a whole number, 0 or more, got {limit!r}")
-        wanted = None if tags is None else frozenset(tags)
+        pool = _candidates(tokens, self.battlemap, "Gridless map", OpenToken, "tokens on the open table")
+        _check_limit(limit)
         skip = list(exclude)
         if self.caster is not None and self.shape.name not in self.rules.origin_included:
             skip.append(self.caster)
-        out = []
-        for tk in pool:
-            if not self._meets(tk):
-                continue
-            if where is not None and not where(tk):
-                continue
-            if wanted is not None and not (tk.tags & wanted):
-                continue
-            if any(e is tk or e == tk or (isinstance(e, str) and e == tk.name) for e in skip):
-                continue
-            cover = self.cover(tk)
-            name = GRADES[self.rules.cover].get(cover, (cover.name.lower(), ""))[0]
-            out.append(Reached(tk, cover, name, (), self.distance(tk)))  # type: ignore[arg-type]
-        out.sort(key=lambda r: (r.distance, r.token.y, r.token.x))
-        return out if limit is None else out[:limit]
+        keep = _chooser(where, tags, skip)
+        out = [_record(tk, self.cover(tk), self.rules.cover, (), self.distance(tk))
+               for tk in pool if self._meets(tk) and keep(tk)]
+        return _nearest_first(out, limit)
 
     @property
     def grid(self) -> Gridless:

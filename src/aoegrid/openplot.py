@@ -34,27 +34,27 @@ import numpy as np
 import shapely
 
 from aoegrid.battlemap import BattleMapCore
-from aoegrid.cover import Cover
 from aoegrid.errors import GridMismatchError, InvalidValueError
 from aoegrid.gridless import Footprint, Gridless, OpenToken
 from aoegrid.plotting import (
     _BLOCKED,
     _DPI,
     _GRID_COLOR,
-    _OWN,
     _TOKEN_COLORS,
-    _UNLISTED,
     AREA_COLORS,
-    COVER_BADGES,
-    WALL_STYLES,
     Drawing,
     _affected,
-    _elevation_badge,
-    _fit_name,
-    _font,
+    _cross,
+    _dashed_shape,
+    _draw_token,
+    _draw_walls,
+    _finish,
     _lw,
+    _map_axes,
+    _panels,
     _png,
-    _wall_segments,
+    _points,
+    _token_style,
 )
 
 if TYPE_CHECKING:
@@ -100,32 +100,16 @@ def _check_table(table: Any, what: str) -> Gridless:
 
 def _axes(ax: Axes | None, table: Gridless, scale: float | None = None) -> Axes:
     """The Axes to draw on, set up for the open table: equal aspect, y down, limits the map's extent."""
-    from matplotlib.figure import Figure
-
     assert table.square is not None
     w, h = table.extent
-    if ax is None:
-        scale = default_open_scale(table) if scale is None else scale
-        size = (w / table.square * scale / _DPI, h / table.square * scale / _DPI)
-        fig = Figure(figsize=size, dpi=_DPI)
-        ax = fig.add_axes((0, 0, 1, 1))
-        ax.set_axis_off()
-        # Registered as the square pictures' own figures are, so a legend or title widens it.
-        _OWN[fig] = size
-    ax.set_xlim(0, w)
-    ax.set_ylim(h, 0)
-    ax.set_aspect("equal")
-    return ax
+    scale = default_open_scale(table) if scale is None else scale
+    return _map_axes(ax, (w, h), (w / table.square, h / table.square), scale)
 
 
 def _unit(ax: Axes, table: Gridless) -> float:
     """Points a square (a Medium creature's width) on this Axes: every marker, text and line is sized from it."""
-    fig = ax.get_figure(root=True)
-    assert fig is not None and table.square is not None
-    box = ax.get_position()
-    fw, fh = fig.get_size_inches()
-    w, h = table.extent
-    return float(min(box.width * fw / w, box.height * fh / h) * 72 * table.square)
+    assert table.square is not None
+    return _points(ax, table.extent) * table.square
 
 
 def _path(geometry: Any) -> Path | None:
@@ -161,48 +145,8 @@ def _lines(geometry: Any) -> list[np.ndarray]:
 
 
 def _finish_open(drawn: Drawing, table: Gridless, legend: bool, title: str | None) -> Drawing:
-    """:func:`aoegrid.plotting._finish` with type sized from a square of the table, not from one map unit.
-
-    The legend lists what was drawn, outside the map, to its right; a Figure
-    made here grows to hold it and the title, the map keeping its size.
-    """
-    ax, fig = drawn.ax, drawn.figure
-    u = _unit(ax, table)
-    if title:
-        heading = ax.set_title(title, fontsize=float(np.clip(u * 0.5, 10.0, 16.0)) if fig in _OWN else 10.0)
-        heading.set_label("title")
-        drawn.append(heading)
-    if legend:
-        seen: dict[str, Artist] = {}
-        for x in drawn:
-            name = str(x.get_label())
-            if name and not name.startswith(_UNLISTED) and name != "grid":
-                seen.setdefault(name, x)
-        key = ax.legend(list(seen.values()), list(seen), loc="upper left", bbox_to_anchor=(1.01, 1.0),
-                        borderaxespad=0.0, fontsize=float(np.clip(u * 0.4, 8.0, 12.0)) if fig in _OWN else 8.0,
-                        frameon=False)
-        key.set_label("legend")
-        drawn.append(key)
-    if fig in _OWN and (legend or title):
-        _grow(drawn)
-    return drawn
-
-
-def _grow(drawn: Drawing) -> None:
-    """Grow a Figure made here to hold its legend (right of the map) and title (above), the map keeping its size."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    ax, fig = drawn.ax, drawn.figure
-    map_w, map_h = _OWN[fig]
-    renderer = FigureCanvasAgg(fig).get_renderer()
-    key = ax.get_legend()
-    side = (key.get_window_extent(renderer).x1 - ax.get_window_extent(renderer).x1) / fig.dpi + 0.15 \
-        if key is not None else 0.0
-    top = ax.title.get_window_extent(renderer).height / fig.dpi + 0.15 if ax.get_title() else 0.0
-    key_h = key.get_window_extent(renderer).height / fig.dpi + 0.1 if key is not None else 0.0
-    w, h = map_w + side, max(map_h + top, key_h)
-    fig.set_size_inches(w, h)
-    ax.set_position((0, (h - map_h - top) / h, map_w / w, map_h / h))
+    """:func:`aoegrid.plotting._finish` with type sized from a square of the table, not from one map unit."""
+    return _finish(drawn, legend, title, _unit(drawn.ax, table))
 
 
 def plot_open_grid(table: Gridless, ax: Axes | None = None, *, every: float | None = None,
@@ -253,18 +197,9 @@ def plot_open_walls(bmap: BattleMapCore, ax: Axes | None = None) -> Drawing:
     Styled as :func:`aoegrid.plotting.plot_walls` styles them (:data:`aoegrid.plotting.WALL_STYLES`),
     one collection a kind, labelled with it.
     """
-    from matplotlib.collections import LineCollection
-
     table = _check_table(bmap.grid, "plot_open_walls")
     ax = _axes(ax, table)
-    u = _unit(ax, table)
-    out: list[Artist] = []
-    for kind, segs in _wall_segments(bmap).items():
-        color, style, width = WALL_STYLES[kind]
-        coll = LineCollection(segs, colors=color, linestyles=style, linewidths=_lw(u, width), label=kind, zorder=5)
-        ax.add_collection(coll)
-        out.append(coll)
-    return Drawing(out, ax)
+    return Drawing(_draw_walls(ax, bmap, _unit(ax, table)), ax)
 
 
 def plot_open_tokens(tokens: Sequence[OpenToken], table: Gridless, ax: Axes | None = None, *,
@@ -287,7 +222,6 @@ def plot_open_tokens(tokens: Sequence[OpenToken], table: Gridless, ax: Axes | No
     >>> disc.get_label(), disc.center, disc.radius
     ('token ogre', (12.0, 8.0), 5.0)
     """
-    from matplotlib import patheffects
     from matplotlib.colors import to_rgba
     from matplotlib.patches import Circle, Patch, Rectangle
 
@@ -297,46 +231,23 @@ def plot_open_tokens(tokens: Sequence[OpenToken], table: Gridless, ax: Axes | No
     assert table.square is not None
     per = u / table.square  # points a map unit
     hit = _affected(affected)
-    halo = [patheffects.withStroke(linewidth=_lw(u, 2.0), foreground="white")]
     out: list[Artist] = []
     for t in tokens:
         if not isinstance(t, OpenToken):
             raise InvalidValueError(f"tokens on the open table are aoegrid.OpenToken, got {t!r}")
         cx, cy = t.center
         hw, hd = t.half_extent(table)
-        is_hit = t.label in hit
-        style: dict[str, Any] = {"facecolor": to_rgba(_TOKEN_COLORS[0], _TOKEN_ALPHA), "edgecolor": "#d62728" if is_hit else _TOKEN_COLORS[1],
-                                 "linewidth": _lw(u, 3.0 if is_hit else 1.0), "zorder": 6,
-                                 "label": f"token {t.label}{' (affected)' if is_hit else ''}"}
+        style = _token_style(t, hit, u, to_rgba(_TOKEN_COLORS[0], _TOKEN_ALPHA))
         shape: Patch
         if t.footprint is Footprint.RECT:
             shape = Rectangle((cx - hw, cy - hd), 2 * hw, 2 * hd, **style)
         else:
             shape = Circle((cx, cy), hw, **style)
-        ax.add_patch(shape)
-        out.append(shape)
-        across = min(hw, hd) * 2 / table.square  # squares across its narrower side
-        if t.name:
-            # A name may run past its footprint (to 1.1 times its width), haloed so it reads over anything.
-            name, size = _fit_name(t.name, 2.2 * hw * per, _font(u) * min(1.0, max(across, 1) ** 0.5))
-            out.append(ax.text(cx, cy, name, ha="center", va="center", fontsize=size, zorder=7,
-                               path_effects=halo, label=f"name {t.label}"))
-        grade = hit.get(t.label, Cover.NONE)
-        if grade in COVER_BADGES:
-            # On a circle's rim at 45 degrees; in a rectangle's upper-right corner, a little inside.
-            k = 0.75 if t.footprint is Footprint.RECT else math.sqrt(0.5)
-            bx, by = cx + hw * k, cy - hd * k
-            out.append(ax.text(bx, by, "\u00bd" if grade is Cover.PARTIAL else "\u00be", ha="center", va="center",
-                               fontsize=max(5.0, _font(u) * 0.9), color="white", fontweight="bold", zorder=8,
-                               bbox={"boxstyle": "circle,pad=0.15", "facecolor": "#000000", "edgecolor": "white",
-                                     "linewidth": _lw(u, 1.0)},
-                               label=f"cover badge {t.label}"))
-        if t.elevation:
-            out.append(ax.text(cx, cy + hd * 0.8, _elevation_badge(t, table), ha="center", va="center",
-                               fontsize=max(5.0, _font(u) * 0.7), zorder=8,
-                               bbox={"boxstyle": "round,pad=0.2", "facecolor": "white", "edgecolor": _TOKEN_COLORS[1],
-                                     "linewidth": _lw(u, 1.0)},
-                               label=f"elevation {t.label}"))
+        # A cover badge on a circle's rim at 45 degrees; in a rectangle's upper-right corner, a little inside.
+        k = 0.75 if t.footprint is Footprint.RECT else math.sqrt(0.5)
+        # A name may run past its footprint (to 1.1 times its width); smaller on a creature under a square across.
+        out += _draw_token(ax, t, shape, (cx, cy), hit, u, table, room=2.2 * hw * per,
+                           across=min(hw, hd) * 2 / table.square, badge=(cx + hw * k, cy - hd * k), foot=cy + hd * 0.8)
     return Drawing(out, ax)
 
 
@@ -488,10 +399,7 @@ def plot_open_area(
         out.append(stroke)
     rings = _lines(a.outline)
     if rings:
-        shape = LineCollection(rings, colors=color, linewidths=_lw(u, 1.5), linestyles=(0, (4, 2)), label="shape",
-                               zorder=4)
-        ax.add_collection(shape)
-        out.append(shape)
+        out.append(_dashed_shape(ax, rings, color, u))
     blocked = a.outline.intersection(table.box()).difference(a.geometry)
     path = _path(blocked)
     if path is not None and blocked.area > _SLIVER * max(a.outline.length, 1.0):
@@ -499,9 +407,7 @@ def plot_open_area(
                         label="blocked (total cover)", zorder=2)
         ax.add_patch(cut)
         out.append(cut)
-    (mark,) = ax.plot([a.origin[0]], [a.origin[1]], marker="X", markersize=0.55 * u, color=color,
-                      markeredgecolor="white", markeredgewidth=_lw(u, 1.0), linestyle="none", label="origin", zorder=8)
-    out.append(mark)
+    out.append(_cross(ax, a.origin, color, u))
     if map_layers and bmap is not None and bmap.tokens:
         out += plot_open_tokens(bmap.tokens, table, ax, affected=a.tokens(list(bmap.tokens)))
     return _finish_open(Drawing(out, ax), table, legend, title)
@@ -565,65 +471,17 @@ def compare_open(panels: Sequence[tuple[Any, Any]], *, columns: int | None = Non
     >>> [t.get_text() for t in drawn if t.get_label() == "title"]
     ['5e: 314.2 sq ft', 'pf2e: 314.2 sq ft']
     """
-    from matplotlib.figure import Figure
-
     if not panels:
         raise InvalidValueError("compare_open needs at least one panel")
     table = _check_table(getattr(panels[0][1], "table", None), "compare_open")
     for _, a in panels[1:]:
         if getattr(a, "table", None) != table:
             raise GridMismatchError(f"compare_open draws areas on one table: {table!r} and {getattr(a, 'table', a)!r}")
-    if names is not None and len(names) != len(panels):
-        raise InvalidValueError(f"names must give one title a panel ({len(panels)}), got {len(names)}")
     assert table.square is not None
-    columns = columns or len(panels)
-    rows = math.ceil(len(panels) / columns)
     w, h = table.width / table.square, table.height / table.square
     scale = scale or max(8.0, 360.0 / w)
-    pw, ph = w * scale / _DPI, h * scale / _DPI
-    head = 0.4  # inches for each panel's title
-    fig = Figure(figsize=(pw * columns + 0.2 * (columns + 1), (ph + head) * rows + 0.2 + (0.5 if title else 0.0)
-                          + (0.7 if legend else 0.0)), dpi=_DPI)
-    fw, fh = fig.get_size_inches()
-    out: list[Artist] = []
-    first = None
-    for k, (rules, a) in enumerate(panels):
-        r, c = divmod(k, columns)
-        left = 0.2 + c * (pw + 0.2)
-        top = (0.5 if title else 0.1) + r * (ph + head) + head
-        ax = fig.add_axes((left / fw, 1 - (top + ph) / fh, pw / fw, ph / fh))
-        ax.set_axis_off()
-        first = first or ax
-        out += plot_open_area(a, ax)
-        heading = ax.set_title(names[k] if names is not None else _heading(rules, a), fontsize=10, y=1.0)
-        heading.set_label("title")
-        out.append(heading)
-    assert first is not None
-    if title:
-        heading = fig.suptitle(title, fontsize=13, y=1 - 0.1 / fh, va="top")
-        heading.set_label("title")
-        out.append(heading)
-    if legend:
-        seen: dict[str, Artist] = {}
-        for x in out:
-            name = str(x.get_label())
-            if name.startswith("area ("):
-                name = "area"  # sizes differ from panel to panel; one swatch says what the area looks like
-            if name and not name.startswith(_UNLISTED) and name != "grid":
-                seen.setdefault(name, x)
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-        renderer = FigureCanvasAgg(fig).get_renderer()
-        # As many columns as fit across the picture.
-        for cols in range(min(len(seen), 7), 0, -1):
-            key = fig.legend(list(seen.values()), list(seen), loc="lower center", ncols=cols, fontsize=9,
-                             frameon=False, bbox_to_anchor=(0.5, 0.05 / fh))
-            if key.get_window_extent(renderer).width <= fig.bbox.width - 10 or cols == 1:
-                break
-            key.remove()
-        key.set_label("legend")
-        out.append(key)
-    return Drawing(out, first)
+    return _panels(panels, plot_open_area, _heading, (w * scale / _DPI, h * scale / _DPI), head=0.4, key_room=0.7,
+                   columns=columns, title=title, legend=legend, names=names)
 
 
 __all__ = [

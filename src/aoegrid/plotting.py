@@ -28,7 +28,7 @@ import itertools
 import math
 import threading
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -140,31 +140,48 @@ _OWN: weakref.WeakKeyDictionary[Any, tuple[float, float]] = weakref.WeakKeyDicti
 
 def _axes(ax: Axes | None, grid: Grid, scale: float | None = None) -> Axes:
     """The Axes to draw on, set up for a grid: equal aspect, y down, ticks on whole squares."""
-    from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
-    if ax is None:
-        scale = default_scale(grid) if scale is None else scale
-        w, h = grid.width * scale / _DPI, grid.height * scale / _DPI
-        fig = Figure(figsize=(w, h), dpi=_DPI)
-        ax = fig.add_axes((0, 0, 1, 1))
-        ax.set_axis_off()
-        _OWN[fig] = (w, h)
-    ax.set_xlim(0, grid.width)
-    ax.set_ylim(grid.height, 0)
-    ax.set_aspect("equal")
+    size = (grid.width, grid.height)
+    ax = _map_axes(ax, size, size, default_scale(grid) if scale is None else scale)
     for axis in (ax.xaxis, ax.yaxis):
         axis.set_major_locator(MaxNLocator(integer=True))
     return ax
 
 
+def _map_axes(ax: Axes | None, extent: tuple[float, float], across: tuple[float, float], scale: float) -> Axes:
+    """The Axes to draw a map on (squares, hexes, the open table): equal aspect, y down, limits ``extent``.
+
+    Without ``ax``, a new Figure ``scale`` pixels a unit of ``across`` (the
+    map's width and height in what the picture's scale counts: squares,
+    hex widths), registered in :data:`_OWN` so a legend or title widens it.
+    """
+    from matplotlib.figure import Figure
+
+    if ax is None:
+        size = (across[0] * scale / _DPI, across[1] * scale / _DPI)
+        fig = Figure(figsize=size, dpi=_DPI)
+        ax = fig.add_axes((0, 0, 1, 1))
+        ax.set_axis_off()
+        _OWN[fig] = size
+    ax.set_xlim(0, extent[0])
+    ax.set_ylim(extent[1], 0)
+    ax.set_aspect("equal")
+    return ax
+
+
 def _unit(ax: Axes, grid: Grid) -> float:
     """Points a square on this Axes: every marker, text and line is sized from it."""
+    return _points(ax, (grid.width, grid.height))
+
+
+def _points(ax: Axes, extent: tuple[float, float]) -> float:
+    """Points a unit of map coordinates on this Axes, whose limits are the map's ``extent``."""
     fig = ax.get_figure(root=True)
     assert fig is not None
     box = ax.get_position()
     fw, fh = fig.get_size_inches()
-    return float(min(box.width * fw / grid.width, box.height * fh / grid.height) * 72)
+    return float(min(box.width * fw / extent[0], box.height * fh / extent[1]) * 72)
 
 
 def _lw(u: float, width: float) -> float:
@@ -223,17 +240,21 @@ def _wall_segments(bmap: BattleMapCore) -> dict[str, list[list[tuple[float, floa
 
 def plot_walls(bmap: BattleMapCore, ax: Axes | None = None) -> Drawing:
     """The map's walls: doors, open doors, windows and one-way walls each distinct."""
+    ax = _axes(ax, bmap.grid)
+    return Drawing(_draw_walls(ax, bmap, _unit(ax, bmap.grid)), ax)
+
+
+def _draw_walls(ax: Axes, bmap: BattleMapCore, u: float) -> list[Artist]:
+    """The map's walls on ``ax`` (``u`` points a square), one collection a kind of :data:`WALL_STYLES`."""
     from matplotlib.collections import LineCollection
 
-    ax = _axes(ax, bmap.grid)
-    u = _unit(ax, bmap.grid)
     out: list[Artist] = []
     for kind, segs in _wall_segments(bmap).items():
         color, style, width = WALL_STYLES[kind]
         coll = LineCollection(segs, colors=color, linestyles=style, linewidths=_lw(u, width), label=kind, zorder=5)
         ax.add_collection(coll)
         out.append(coll)
-    return Drawing(out, ax)
+    return out
 
 
 def _fit_name(name: str, room: float, size: float) -> tuple[str, float]:
@@ -262,44 +283,64 @@ def plot_tokens(
     flyer, or one below it) is badged with its elevation (``"+10 ft"``) at
     the foot of its disc, labelled ``"elevation NAME"``.
     """
-    from matplotlib import patheffects
     from matplotlib.patches import Circle
 
     ax = _axes(ax, grid)
     u = _unit(ax, grid)
     hit = _affected(affected)
-    halo = [patheffects.withStroke(linewidth=_lw(u, 2.0), foreground="white")]
     out: list[Artist] = []
     for t in tokens:
         w, h = t.footprint
         cx, cy = t.space.center
-        is_hit = t.label in hit
         r = 0.4 * min(w, h)
-        disc = Circle((cx, cy), r, facecolor=_TOKEN_COLORS[0], edgecolor="#d62728" if is_hit else _TOKEN_COLORS[1],
-                      linewidth=_lw(u, 3.0 if is_hit else 1.0), zorder=6,
-                      label=f"token {t.label}{' (affected)' if is_hit else ''}")
-        ax.add_patch(disc)
-        out.append(disc)
-        if t.name:
-            # A name may run past its disc (to 2.2 squares), haloed so it reads over anything.
-            name, size = _fit_name(t.name, 2.2 * w * u, _font(u) * min(1.0, max(w, 1) ** 0.5))
-            out.append(ax.text(cx, cy, name, ha="center", va="center", fontsize=size, zorder=7,
-                               path_effects=halo, label=f"name {t.label}"))
-        grade = hit.get(t.label, Cover.NONE)
-        if grade in COVER_BADGES:
-            bx, by = cx + r * 0.75, cy - r * 0.75
-            out.append(ax.text(bx, by, "\u00bd" if grade is Cover.PARTIAL else "\u00be", ha="center", va="center",
-                               fontsize=max(5.0, _font(u) * 0.9), color="white", fontweight="bold", zorder=8,
-                               bbox={"boxstyle": "circle,pad=0.15", "facecolor": "#000000", "edgecolor": "white",
-                                     "linewidth": _lw(u, 1.0)},
-                               label=f"cover badge {t.label}"))
-        if t.elevation:
-            out.append(ax.text(cx, cy + r * 0.8, _elevation_badge(t, grid), ha="center", va="center",
-                               fontsize=max(5.0, _font(u) * 0.7), zorder=8,
-                               bbox={"boxstyle": "round,pad=0.2", "facecolor": "white", "edgecolor": _TOKEN_COLORS[1],
-                                     "linewidth": _lw(u, 1.0)},
-                               label=f"elevation {t.label}"))
+        disc = Circle((cx, cy), r, **_token_style(t, hit, u))
+        # A name may run past its disc (to 2.2 squares).
+        out += _draw_token(ax, t, disc, (cx, cy), hit, u, grid, room=2.2 * w * u, across=w, badge=(cx + r * 0.75, cy - r * 0.75),
+                           foot=cy + r * 0.8)
     return Drawing(out, ax)
+
+
+def _token_style(token: Any, hit: dict[str, Cover], u: float, face: Any = _TOKEN_COLORS[0]) -> dict[str, Any]:
+    """How a token's disc (or footprint) is drawn: ringed red, and labelled so, when ``hit`` holds it."""
+    is_hit = token.label in hit
+    return {"facecolor": face, "edgecolor": "#d62728" if is_hit else _TOKEN_COLORS[1],
+            "linewidth": _lw(u, 3.0 if is_hit else 1.0), "zorder": 6,
+            "label": f"token {token.label}{' (affected)' if is_hit else ''}"}
+
+
+def _draw_token(ax: Axes, token: Any, shape: Any, center: tuple[float, float], hit: dict[str, Cover], u: float,
+                board: Any, *, room: float, across: float, badge: tuple[float, float], foot: float) -> list[Artist]:
+    """A token's ``shape`` (a patch) added to ``ax``, with its name, cover badge and elevation badge.
+
+    The name is centred on ``center``, fitted to ``room`` points and smaller
+    for creatures under ``across`` = 1 square wide, haloed so it reads over
+    anything; the cover badge (when ``hit`` gives cover) is centred at
+    ``badge``, the elevation badge (in ``board``'s units) at height ``foot``.
+    """
+    from matplotlib import patheffects
+
+    cx, cy = center
+    ax.add_patch(shape)
+    out: list[Artist] = [shape]
+    if token.name:
+        halo = [patheffects.withStroke(linewidth=_lw(u, 2.0), foreground="white")]
+        name, size = _fit_name(token.name, room, _font(u) * min(1.0, max(across, 1) ** 0.5))
+        out.append(ax.text(cx, cy, name, ha="center", va="center", fontsize=size, zorder=7,
+                           path_effects=halo, label=f"name {token.label}"))
+    grade = hit.get(token.label, Cover.NONE)
+    if grade in COVER_BADGES:
+        out.append(ax.text(*badge, "\u00bd" if grade is Cover.PARTIAL else "\u00be", ha="center", va="center",
+                           fontsize=max(5.0, _font(u) * 0.9), color="white", fontweight="bold", zorder=8,
+                           bbox={"boxstyle": "circle,pad=0.15", "facecolor": "#000000", "edgecolor": "white",
+                                 "linewidth": _lw(u, 1.0)},
+                           label=f"cover badge {token.label}"))
+    if token.elevation:
+        out.append(ax.text(cx, foot, _elevation_badge(token, board), ha="center", va="center",
+                           fontsize=max(5.0, _font(u) * 0.7), zorder=8,
+                           bbox={"boxstyle": "round,pad=0.2", "facecolor": "white", "edgecolor": _TOKEN_COLORS[1],
+                                 "linewidth": _lw(u, 1.0)},
+                           label=f"elevation {token.label}"))
+    return out
 
 
 def _elevation_badge(token: Any, grid: Grid) -> str:
@@ -697,20 +738,14 @@ def plot_area(
         ax.add_collection(coll)
         out.append(coll)
     for grade, in_cover in badged.items():
-        name, size, face, edge = COVER_BADGES[grade]
+        size = COVER_BADGES[grade][1]
         ys, xs = np.nonzero(in_cover & shown)
         if xs.size:
             # A corner badge in black and white reads over any floor, where hatching vanished on striped ones.
             tris = [[(x + 1 - size, y), (x + 1, y), (x + 1, y + size)] for x, y in zip(xs.tolist(), ys.tolist())]
-            coll = PolyCollection(tris, facecolors=face, edgecolors=edge, linewidths=_lw(u, 0.8), label=name,
-                                  zorder=3)
-            ax.add_collection(coll)
-            out.append(coll)
+            out.append(_cover_badges(ax, tris, grade, u))
     if blocked is not None and blocked.any():
-        coll = PolyCollection(_cells(blocked), facecolors=to_rgba(*_BLOCKED), edgecolors="none",
-                              hatch="..", label="blocked (total cover)", zorder=2)
-        ax.add_collection(coll)
-        out.append(coll)
+        out.append(_blocked_cells(ax, _cells(blocked)))
     shape = outline(a) if height is None else _slice_outline(a, height)
     if shape is not None and len(shape) >= 3:
         patch = Polygon(shape, closed=True, fill=False, edgecolor=color, linewidth=_lw(u, 1.5), linestyle=(0, (4, 2)),
@@ -724,10 +759,7 @@ def plot_area(
         ax.add_patch(rect)
         out.append(rect)
     elif a.origin is not None:
-        (mark,) = ax.plot([a.origin[0]], [a.origin[1]], marker="X", markersize=0.55 * u, color=color,
-                          markeredgecolor="white", markeredgewidth=_lw(u, 1.0), linestyle="none", label="origin",
-                          zorder=8)
-        out.append(mark)
+        out.append(_cross(ax, a.origin, color, u))
     if map_layers and bmap is not None and bmap.tokens:
         hits = reached(a, list(bmap.tokens)) if a.recipe is not None else []
         out += plot_tokens(bmap.tokens, a.grid, ax, affected=hits)
@@ -1424,13 +1456,52 @@ def _mark(ax: Axes, at: Any, label: str, color: str) -> Artist:
                          zorder=8)
         ax.add_patch(rect)
         return rect
-    (mark,) = ax.plot([at[0]], [at[1]], marker="X", markersize=0.65 * u, color=color, markeredgecolor="white",
+    return _cross(ax, at, color, u, label=label, size=0.65)
+
+
+def _cross(ax: Axes, at: Any, color: str, u: float, *, label: str = "origin", size: float = 0.55) -> Artist:
+    """A point of origin: a cross ``size`` squares across (``u`` points a square), edged white."""
+    (mark,) = ax.plot([at[0]], [at[1]], marker="X", markersize=size * u, color=color, markeredgecolor="white",
                       markeredgewidth=_lw(u, 1.0), linestyle="none", label=label, zorder=8)
     return mark
 
 
-def _legend(ax: Axes, artists: list[Artist], skip: tuple[str, ...] = ("grid", "map image")) -> Artist:
-    """A legend outside the map, to its right: one entry a label (areas are labelled apart)."""
+def _cover_badges(ax: Axes, polygons: Any, grade: Cover, u: float) -> Artist:
+    """Cover badges of ``grade`` (:data:`COVER_BADGES`) on the cells in cover: ``polygons``, one a cell."""
+    from matplotlib.collections import PolyCollection
+
+    name, _, face, edge = COVER_BADGES[grade]
+    coll = PolyCollection(polygons, facecolors=face, edgecolors=edge, linewidths=_lw(u, 0.8), label=name, zorder=3)
+    ax.add_collection(coll)
+    return coll
+
+
+def _blocked_cells(ax: Axes, polygons: Any) -> Artist:
+    """Cells of the shape the walls keep it from (``polygons``): grey, dotted."""
+    from matplotlib.collections import PolyCollection
+    from matplotlib.colors import to_rgba
+
+    coll = PolyCollection(polygons, facecolors=to_rgba(*_BLOCKED), edgecolors="none", hatch="..",
+                          label="blocked (total cover)", zorder=2)
+    ax.add_collection(coll)
+    return coll
+
+
+def _dashed_shape(ax: Axes, rings: list[np.ndarray], color: str, u: float) -> Artist:
+    """A shape's exact outline (its rings, in map coordinates), dashed, labelled ``"shape"``."""
+    from matplotlib.collections import LineCollection
+
+    coll = LineCollection(rings, colors=color, linewidths=_lw(u, 1.5), linestyles=(0, (4, 2)), label="shape", zorder=4)
+    ax.add_collection(coll)
+    return coll
+
+
+def _legend(ax: Axes, artists: list[Artist], skip: tuple[str, ...] = ("grid", "map image"),
+            u: float | None = None) -> Artist:
+    """A legend outside the map, to its right: one entry a label (areas are labelled apart).
+
+    Its type is sized from ``u``, points a square (default: a square of the grid the Axes show).
+    """
     seen: dict[str, Artist] = {}
     for x in artists:
         label = str(x.get_label())
@@ -1438,7 +1509,7 @@ def _legend(ax: Axes, artists: list[Artist], skip: tuple[str, ...] = ("grid", "m
             seen.setdefault(label, x)
     fig = ax.get_figure(root=True)
     own = fig in _OWN
-    size = float(np.clip(_unit(ax, _grid_of(ax)) * 0.4, 8.0, 12.0)) if own else 8.0
+    size = float(np.clip((_unit(ax, _grid_of(ax)) if u is None else u) * 0.4, 8.0, 12.0)) if own else 8.0
     key = ax.legend(list(seen.values()), list(seen), loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0,
                     fontsize=size, frameon=False)
     key.set_label("legend")
@@ -1452,17 +1523,21 @@ def _grid_of(ax: Axes) -> Grid:
     return Grid(max(1, round(x1 - x0)), max(1, round(y1 - y0)))
 
 
-def _finish(drawn: Drawing, legend: bool, title: str | None) -> Drawing:
-    """Add the legend (outside the map) and title; a Figure made here grows to hold them, the map keeping its size."""
+def _finish(drawn: Drawing, legend: bool, title: str | None, u: float | None = None) -> Drawing:
+    """Add the legend (outside the map) and title; a Figure made here grows to hold them, the map keeping its size.
+
+    Their type is sized from ``u``, points a square (default: a square of the grid the Axes show).
+    """
     ax = drawn.ax
     fig = drawn.figure
     if title:
-        size = float(np.clip(_unit(ax, _grid_of(ax)) * 0.5, 10.0, 16.0)) if fig in _OWN else 10.0
+        size = float(np.clip((_unit(ax, _grid_of(ax)) if u is None else u) * 0.5, 10.0, 16.0)) \
+            if fig in _OWN else 10.0
         heading = ax.set_title(title, fontsize=size)
         heading.set_label("title")
         drawn.append(heading)
     if legend:
-        drawn.append(_legend(ax, list(drawn)))
+        drawn.append(_legend(ax, list(drawn), u=u))
     if fig in _OWN and (legend or title):
         from matplotlib.backends.backend_agg import FigureCanvasAgg
 
@@ -1472,7 +1547,7 @@ def _finish(drawn: Drawing, legend: bool, title: str | None) -> Drawing:
         # The legend hangs off the map's right edge: the figure grows by how far it reaches past it.
         side = (key.get_window_extent(renderer).x1 - ax.get_window_extent(renderer).x1) / fig.dpi + 0.15 \
             if key is not None else 0.0
-        top = ax.title.get_window_extent(renderer).height / fig.dpi + 0.15 if title else 0.0
+        top = ax.title.get_window_extent(renderer).height / fig.dpi + 0.15 if ax.get_title() else 0.0
         key_h = key.get_window_extent(renderer).height / fig.dpi + 0.1 if key is not None else 0.0
         w, h = map_w + side, max(map_h + top, key_h)
         fig.set_size_inches(w, h)
@@ -1575,18 +1650,32 @@ def compare(panels: Sequence[tuple[Any, AreaCore]], *, columns: int | None = Non
     Drawing
         Every panel's artists; ``.ax`` is the first panel's, ``.figure`` the picture.
     """
-    from matplotlib.figure import Figure
-
     if not panels:
         raise InvalidValueError("compare needs at least one panel")
     grid = grid or panels[0][1].grid
+    scale = scale or _panel_scale(grid)
+    return _panels(panels, plot_area, _heading, (grid.width * scale / _DPI, grid.height * scale / _DPI), head=0.45,
+                   key_room=0.6, columns=columns, title=title, legend=legend, names=names)
+
+
+def _panels(panels: Sequence[tuple[Any, Any]], draw: Callable[[Any, Axes], Drawing], heading: Callable[[Any, Any], str],
+            size: tuple[float, float], *, head: float, key_room: float, columns: int | None, title: str | None,
+            legend: bool, names: Sequence[str] | None) -> Drawing:
+    """Areas side by side, ``draw(area, ax)`` in panels ``size`` inches, titled; one shared legend below.
+
+    :func:`compare` and its hex and open-table kin: ``heading(rules, area)``
+    titles a panel (unless ``names`` does); ``head`` inches above each panel
+    hold its title, ``key_room`` inches below them the legend.
+    """
+    from matplotlib.figure import Figure
+
+    if names is not None and len(names) != len(panels):
+        raise InvalidValueError(f"names must give one title a panel ({len(panels)}), got {len(names)}")
     columns = columns or len(panels)
     rows = math.ceil(len(panels) / columns)
-    scale = scale or _panel_scale(grid)
-    pw, ph = grid.width * scale / _DPI, grid.height * scale / _DPI
-    head = 0.45  # inches for each panel's title
+    pw, ph = size
     fig = Figure(figsize=(pw * columns + 0.2 * (columns + 1), (ph + head) * rows + 0.2 + (0.5 if title else 0.0)
-                          + (0.6 if legend else 0.0)), dpi=_DPI)
+                          + (key_room if legend else 0.0)), dpi=_DPI)
     fw, fh = fig.get_size_inches()
     out: list[Artist] = []
     first = None
@@ -1597,27 +1686,25 @@ def compare(panels: Sequence[tuple[Any, AreaCore]], *, columns: int | None = Non
         ax = fig.add_axes((left / fw, 1 - (top + ph) / fh, pw / fw, ph / fh))
         ax.set_axis_off()
         first = first or ax
-        drawn = plot_area(a, ax)
-        out += drawn
-        text = names[k] if names is not None else _heading(rules, a)
+        out += draw(a, ax)
+        text = names[k] if names is not None else heading(rules, a)
         # Placed at the top (y=1), not above tick labels the panel does not show: finding where
         # those would be makes ticks, a tenth of a second for a dozen panels.
-        heading = ax.set_title(text, fontsize=10, y=1.0)
-        heading.set_label("title")
-        out.append(heading)
+        panel_title = ax.set_title(text, fontsize=10, y=1.0)
+        panel_title.set_label("title")
+        out.append(panel_title)
     assert first is not None
     if title:
-        heading = fig.suptitle(title, fontsize=13, y=1 - 0.1 / fh, va="top")
-        heading.set_label("title")
-        out.append(heading)
+        panel_title = fig.suptitle(title, fontsize=13, y=1 - 0.1 / fh, va="top")
+        panel_title.set_label("title")
+        out.append(panel_title)
     if legend:
         seen: dict[str, Artist] = {}
         for x in out:
             label = str(x.get_label())
             if label.startswith("area ("):
-                label = "area"  # counts are in the titles; one swatch says what a covered square looks like
-            if label and not label.startswith(_UNLISTED) and label not in (
-                    "grid", "map image"):
+                label = "area"  # counts are in the titles; one swatch says what the area looks like
+            if label and not label.startswith(_UNLISTED) and label not in ("grid", "map image"):
                 seen.setdefault(label, x)
         from matplotlib.backends.backend_agg import FigureCanvasAgg
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -119,37 +119,69 @@ def reached(
     """
     if area.recipe is None or area.shape is None or area.rules is None:
         raise InvalidValueError("creatures are found in areas made by aoegrid.area(), not in combinations")
-    if tokens is None:
-        if area.battlemap is None:
-            raise InvalidValueError("this area is on a bare Grid: pass tokens=[...], or compute it on a BattleMapCore")
-        pool = list(area.battlemap.tokens)
-    else:
-        pool = list(tokens)
-    for t in pool:
-        if not isinstance(t, Token):
-            raise InvalidTypeError(f"tokens must be aoegrid.Token, got {t!r}")
+    pool = _candidates(tokens, area.battlemap, "Grid")
     membership = parse_option(Membership, membership, "membership")
     if not (isinstance(share, (int, float)) and 0 < share <= 1):
         raise InvalidValueError(f"share must be a fraction in (0, 1], got {share!r}")
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
-        raise InvalidValueError(f"limit must be a whole number, 0 or more, got {limit!r}")
-    wanted = None if tags is None else frozenset(tags)
-    skip = [e for e in exclude]
+    _check_limit(limit)
+    keep = _chooser(where, tags, exclude)
     out = []
     for token in pool:
         hit = _in_area(area, token, membership, share)
-        if hit is None:
+        if hit is None or not keep(token):
             continue
+        out.append(_record(token, _cover(area, token), area.rules.cover, hit, _distance(area, token)))
+    return _nearest_first(out, limit)
+
+
+def _candidates(tokens: Iterable[Any] | None, battlemap: Any, board: str, kind: type = Token,
+               what: str = "tokens") -> list[Any]:
+    """The creatures an area's ``.tokens()`` looks at: ``tokens``, or by default all of its map's.
+
+    Each must be a ``kind``; ``board`` names the bare board an area without
+    a map lies on, ``what`` the creatures, in the errors.
+    """
+    if tokens is None:
+        if battlemap is None:
+            raise InvalidValueError(f"this area is on a bare {board}: pass tokens=[...], or compute it on a BattleMap")
+        pool = list(battlemap.tokens)
+    else:
+        pool = list(tokens)
+    for t in pool:
+        if not isinstance(t, kind):
+            raise InvalidTypeError(f"{what} must be aoegrid.{kind.__name__}, got {t!r}")
+    return pool
+
+
+def _check_limit(limit: int | None) -> None:
+    """Refuse a ``limit`` (the most creatures affected) that is not a whole number, 0 or more, nor None."""
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+        raise InvalidValueError(f"limit must be a whole number, 0 or more, got {limit!r}")
+
+
+def _chooser(where: Callable[[Any], bool] | None = None, tags: Iterable[str] | None = None,
+            exclude: Iterable[Any] = ()) -> Callable[[Any], bool]:
+    """Whether a creature is affected, by the filters of :func:`reached`: ``where``, ``tags``, ``exclude``."""
+    wanted = None if tags is None else frozenset(tags)
+    skip = list(exclude)
+
+    def keep(token: Any) -> bool:
         if where is not None and not where(token):
-            continue
+            return False
         if wanted is not None and not (token.tags & wanted):
-            continue
-        if any(e is token or e == token or (isinstance(e, str) and e == token.name) for e in skip):
-            continue
-        cover = _cover(area, token)
-        rule = area.rules.cover
-        name = GRADES[rule].get(cover, (cover.name.lower(), ""))[0]
-        out.append(Reached(token, cover, name, hit, _distance(area, token)))
+            return False
+        return not any(e is token or e == token or (isinstance(e, str) and e == token.name) for e in skip)
+
+    return keep
+
+
+def _record(token: Any, cover: Cover, rule: CoverRule, cells: tuple[Any, ...], distance: float) -> Reached:
+    """A :class:`Reached` record, its cover named as ``rule`` names it."""
+    return Reached(token, cover, GRADES[rule].get(cover, (cover.name.lower(), ""))[0], cells, distance)
+
+
+def _nearest_first(out: list[Reached], limit: int | None = None) -> list[Reached]:
+    """The creatures reached, nearest first (ties: top to bottom, left to right), at most ``limit``."""
     out.sort(key=lambda r: (r.distance, r.token.y, r.token.x))
     return out if limit is None else out[:limit]
 

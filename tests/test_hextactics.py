@@ -415,7 +415,228 @@ def test_the_public_functions_answer_on_hex_maps():
     assert ag.in_range(me, best[0].at, 60, "starfinder", m).distance == hex_in_range(me, best[0].at, 60, m).distance
     assert np.array_equal(ag.reachable(me, 30, m).cost, hex_reachable(m, me, 30).cost)
     assert ag.path_distance(m, (1, 3), (5, 3)) == hex_path_distance(m, (1, 3), (5, 3)) == 20.0
-    with pytest.raises(ag.InvalidValueError, match=r"on a hex map the placement search takes no move= yet"):
-        ag.best_placements(ag.Sphere(5), caster=me, range=60, on=m, hit="enemy", move=30)
+    # Move, then place: move= passes through, a number or the hex map's reach.
+    moved = ag.best_placements(ag.Sphere(5), caster=me, range=20, on=m, hit="enemy", move=ag.reachable(me, 30, m))
+    assert [(p.at, p.score, p.cost, p.path) for p in moved] == \
+        [(p.at, p.score, p.cost, p.path) for p in hex_best_placements(ag.Sphere(5), me, 20, m, hit="enemy", move=30)]
+    assert moved[0].score == 3.0 and moved[0].cost > 0
+    assert np.array_equal(ag.placement_scores(ag.Sphere(5), caster=me, range=20, on=m, hit="enemy", move=30),
+                          hex_placement_scores(ag.Sphere(5), me, 20, m, hit="enemy", move=30), equal_nan=True)
+    with pytest.raises(ag.InvalidTypeError, match="on a hex map move= is a number or a HexReach"):
+        ag.best_placements(ag.Sphere(5), caster=me, range=60, on=m, hit="enemy",
+                           move=ag.reachable(ag.Token(1, 1), 30, ag.BattleMap(ag.Grid(5, 5))))
+    with pytest.raises(ag.InvalidValueError, match=r"on a hex map the placement search takes no score= yet"):
+        ag.best_placements(ag.Sphere(5), caster=me, range=60, on=m, score=lambda p: p.score, move=30)
     with pytest.raises(ag.InvalidValueError, match="legal_origins' elevation= is not measured yet"):
         ag.legal_origins(ag.Sphere(5), caster=me, range=30, on=m, elevation=10)
+
+
+# -- move, then place ----------------------------------------------------------------------------
+
+
+def walled_off():
+    """A caster west of a wall down column 2's east side (rows 0-3), three orcs meeting at a corner beyond it."""
+    g = ag.HexGrid(10, 6)
+    orcs = [ag.Token(c, r, tags={"enemy"}, name=f"orc{n}") for n, (c, r) in enumerate([(6, 1), (7, 1), (7, 2)])]
+    me = ag.Token(1, 1, tags={"ally"}, name="me")
+    m = ag.BattleMap(g, walls=[w for r in range(4) for w in edges(g, 2, r, [0, 1, 2])], tokens=[me, *orcs])
+    return g, m, me
+
+
+def test_a_caster_behind_a_wall_steps_out_to_reach_the_orcs():
+    g, m, me = walled_off()
+    ball = {"hit": "enemy", "avoid": "ally"}
+    assert hex_best_placements(ag.Sphere(5), me, 20, m, **ball)[0].score == 0.0   # no line east from (1, 1)
+    plans = hex_best_placements(ag.Sphere(5), me, 20, m, **ball, move=30, limit=2)
+    best, second = plans
+    # Round the wall's foot and up to (3, 3), 25 ft, then 20 ft to the corner the three orcs' hexes share.
+    assert (best.score, best.cost, best.distance) == (3.0, 25.0, 20.0)
+    assert best.at == pytest.approx(tuple(g.corners(7, 2)[0]))
+    assert best.at == pytest.approx((7.5, 1.7320508))
+    assert (best.stand.x, best.stand.y, best.stand.name) == (3, 3, "me")
+    assert best.path == ((1, 1), (1, 2), (1, 3), (2, 4), (3, 4), (3, 3))
+    assert sorted(r.token.name for r in best.hits) == ["orc0", "orc1", "orc2"] and best.avoided == ()
+    assert best.origin == best.at and best.area.hexes == [(6, 1), (7, 1), (7, 2)]
+    # One step less (20 ft, to (3, 4)) reaches a corner of two of them.
+    assert (second.score, second.cost, second.path[-1]) == (2.0, 20.0, (3, 4))
+    assert second.at == pytest.approx((7.0, 2.0207259))
+    # 20 ft of movement gets two; 10 or 15 ft, round the wall's foot at best, none.
+    assert [hex_best_placements(ag.Sphere(5), me, 20, m, **ball, move=mv)[0].score for mv in (10, 15, 20)] == \
+        [0.0, 0.0, 2.0]
+    # The score map: per corner the best score from any stand it is legal from (range and line of effect).
+    scores = hex_placement_scores(ag.Sphere(5), me, 20, m, **ball, move=30)
+    assert scores.shape == (6, 10, 7) and np.nanmax(scores) == 3.0
+    assert np.argwhere(scores == 3.0).tolist() == [[1, 6, 2], [1, 7, 4], [2, 7, 0]]   # that one corner, in its 3 hexes
+    assert np.isnan(hex_placement_scores(ag.Sphere(5), me, 20, m, **ball)[1, 6, 2])
+
+
+def test_move_defaults_and_a_reach_given():
+    _, m, me = walled_off()
+    still = hex_best_placements(ag.Sphere(5), me, 20, m, hit="enemy")[0]
+    assert (still.stand, still.path, still.cost) == (None, (), 0.0)
+    # move=0: the caster stays, and says so.
+    zero = hex_best_placements(ag.Sphere(5), me, 20, m, hit="enemy", move=0)[0]
+    assert (zero.at, zero.score, zero.distance) == (still.at, still.score, still.distance)
+    assert (zero.stand, zero.path, zero.cost) == (me, ((1, 1),), 0.0)
+    # A HexReach (here: through no one, doubled by nothing) is where it may stand.
+    reach = hex_reachable(m, me, 30, through="none")
+    given_ = hex_best_placements(ag.Sphere(5), me, 20, m, hit="enemy", move=reach)[0]
+    assert (given_.score, given_.cost, given_.path) == (3.0, 25.0, tuple(reach.path(3, 3)))
+    with pytest.raises(ag.InvalidValueError, match=r"move= is a HexReach from \(0, 0\) .* not the caster's \(me at \(1, 1\)"):
+        hex_best_placements(ag.Sphere(5), me, 20, m, hit="enemy", move=hex_reachable(m, (0, 0), 30))
+
+
+def test_a_cone_is_aimed_from_every_hex_the_caster_may_reach():
+    _, m, me = walled_off()
+    cone = hex_best_placements(ag.Cone(15), me, None, m, hit="enemy", avoid="ally", move=30)[0]
+    # 15 ft east from (4, 2), the top of the three hexes 30 ft away that a cone reaching two orcs starts from.
+    assert (cone.score, cone.cost, cone.direction, cone.distance) == (2.0, 30.0, 0.0, 0.0)
+    assert cone.at == cone.stand == me.moved_to(4, 2) and cone.path[-2:] == ((3, 3), (4, 2))
+    assert sorted(r.token.name for r in cone.hits) == ["orc0", "orc2"]
+    assert cone.area.hexes == [(5, 1), (6, 1), (5, 2), (6, 2), (7, 2), (6, 3)]
+    assert hex_area(cone.shape, cone.stand, m.move_token(me, 4, 2), "starfinder").hexes == cone.area.hexes
+    scores = hex_placement_scores(ag.Cone(15), me, None, m, hit="enemy", avoid="ally", move=30)
+    # One score per hex it may end on, the best of twelve directions; NaN where it cannot end its move.
+    assert scores.shape == (6, 10) and np.isfinite(scores).sum() == len(hex_reachable(m, me, 30))
+    assert np.argwhere(scores == 2.0).tolist() == [[2, 4], [3, 4], [4, 5]] and np.nanmax(scores) == 2.0
+    assert scores[1, 1] == 0.0 and np.isnan(scores[1, 4])
+
+
+def test_the_caster_is_counted_where_it_stands():
+    """A caster to avoid is left out of its own ball: the stand matters, not where it started."""
+    g = ag.HexGrid(6, 3)
+    me = ag.Token(0, 1, tags={"ally"}, name="me")
+    orc = ag.Token(2, 1, tags={"enemy"}, name="orc")
+    m = ag.BattleMap(g, tokens=[me, orc])
+    # Range 0: only corners of the caster's own hex, and a ball at one takes that hex: none spares the caster.
+    # Allowed to reach it, one step east puts a corner it shares with the orc in range.
+    assert hex_best_placements(ag.Sphere(5), me, 0, m, hit="enemy", avoid="ally", move=10) == []
+    p = hex_best_placements(ag.Sphere(5), me, 0, m, hit="enemy", avoid="ally", max_avoid=1, move=10)[0]
+    assert (p.score, [r.token.name for r in p.avoided], p.cost) == (1.0, ["me"], 5.0)
+    assert p.avoided[0].token == p.stand and p.stand in p.area.battlemap.tokens
+    # Not avoided, the caster is just another creature: the cheapest stand wins.
+    q = hex_best_placements(ag.Sphere(5), me, 0, m, hit="enemy", move=10)[0]
+    assert (q.score, q.cost, q.avoided) == (1.0, 5.0, ())
+
+
+def test_move_errors_name_the_value():
+    _, m, me = walled_off()
+    with pytest.raises(ag.InvalidValueError, match="with caster=None .* there is no one to move; got move=30"):
+        hex_best_placements(ag.Sphere(5), None, None, m, hit="enemy", move=30)
+    with pytest.raises(ag.InvalidTypeError, match=r"pass the caster as an aoegrid.Token .* not \(1, 1\)"):
+        hex_best_placements(ag.Sphere(5), (1, 1), 20, m, hit="enemy", move=30)
+    with pytest.raises(ag.InvalidValueError, match="move must be 0 or more, got -5"):
+        hex_placement_scores(ag.Sphere(5), me, 20, m, hit="enemy", move=-5)
+    with pytest.raises(ag.InvalidValueError, match="need hit="):
+        hex_best_placements(ag.Sphere(5), me, 20, m, move=30)
+    with pytest.raises(ag.InvalidValueError, match="directions= is for cones and lines"):
+        hex_best_placements(ag.Sphere(5), me, 20, m, hit="enemy", move=30, directions=[0])
+    with pytest.raises(ag.OffGridError, match="me"):
+        hex_best_placements(ag.Sphere(5), me.moved_to(20, 1), 20, m, hit="enemy", move=30)
+
+
+def moved_brute(shape, caster, rng, m, rules, mode, max_avoid, move):
+    """Every stand x every legal origin from there, the area built each time on the map with the caster moved there.
+
+    Per point, its best key (-hits, avoided, cost, distance, y, x, stand row, stand col) and best score.
+    """
+    reach = hex_reachable(m, caster, move, rules)
+    best, score = {}, {}
+    for c, r in reach.hexes:
+        mm = m.move_token(caster, c, r)
+        o = hex_legal_origins(shape, caster.moved_to(c, r), rng, mm, rules)
+        for x, y, d in zip(o.x.tolist(), o.y.tolist(), o.distance.tolist()):
+            reached = hex_area(shape, (x, y), mm, rules, mode).tokens()
+            hits = sum("enemy" in q.token.tags for q in reached)
+            avoided = sum("ally" in q.token.tags for q in reached)
+            if max_avoid is None or avoided <= max_avoid:
+                key = (-float(hits), float(avoided), float(reach.cost[r, c]), d, y, x, float(r), float(c))
+                at = (round(x, 6), round(y, 6))
+                best[at] = min(best.get(at, key), key)
+                score[at] = max(score.get(at, 0.0), float(hits))
+    return sorted(best.values()), score
+
+
+@st.composite
+def moving_battles(draw):
+    """battles() with the caster sometimes large (its three hexes on the map), sometimes one to hit."""
+    m, caster, rules, size = draw(battles())
+    if draw(st.booleans()):
+        caster = ag.Token(caster.x, caster.y, tags={"enemy"}, name=caster.name)
+        m = ag.BattleMap(m.grid, walls=m.walls, tokens=[caster, *m.tokens[1:]])
+    if draw(st.booleans()):
+        big = ag.Token(caster.x, caster.y, size="large", tags=caster.tags, name=caster.name)
+        cols, rows = np.array(m.grid.footprint(big.x, big.y, 2)).T
+        if m.grid.contains(cols, rows).all():
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ag.AoegridWarning)
+                bigger = ag.BattleMap(m.grid, walls=m.walls, tokens=[big, *m.tokens[1:]])
+            try:
+                hex_reachable(bigger, big, 0)
+            except ag.InvalidValueError:
+                pass  # an edge wall between two of its hexes: it cannot stand there
+            else:
+                m, caster = bigger, big
+    return m, caster, rules, size
+
+
+@settings(deadline=None, max_examples=30)
+@given(battle=moving_battles(), radius=st.sampled_from([1, 2]), rng=st.sampled_from([None, 1, 3]),
+       mode=st.sampled_from(["burst", "spread"]), max_avoid=st.sampled_from([0, 1, None]), steps=st.sampled_from([0, 1, 2]))
+def test_moving_placements_equal_brute_force(battle, radius, rng, mode, max_avoid, steps):
+    m, caster, rules, size = battle
+    shape, r, move = ag.Sphere(radius * size), None if rng is None else rng * size, steps * size
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ag.AoegridWarning)  # a large caster moved where an edge wall splits it
+        want, score = moved_brute(shape, caster, r, m, rules, mode, max_avoid, move)
+    got = hex_best_placements(shape, caster, r, m, rules, mode, hit="enemy", avoid="ally", max_avoid=max_avoid,
+                              limit=3, move=move)
+    keys = [(-p.score, float(len(p.avoided)), p.cost, p.distance, p.at[1], p.at[0], float(p.stand.y),
+             float(p.stand.x)) for p in got]
+    assert keys == want[:3]
+    reach = hex_reachable(m, caster, move, rules)
+    for p in got:
+        assert p.path == tuple(reach.path(p.stand.x, p.stand.y)) and p.cost == reach.cost[p.stand.y, p.stand.x]
+        assert p.area.hexes == hex_area(shape, p.at, m, rules, mode).hexes
+        assert [q.token for q in p.area.tokens() if "enemy" in q.token.tags] == [q.token for q in p.hits]
+    scores = hex_placement_scores(shape, caster, r, m, rules, mode, hit="enemy", avoid="ally", max_avoid=max_avoid,
+                                  move=move)
+    assert point_scores(m.grid, scores) == score
+
+
+@settings(deadline=None, max_examples=25)
+@given(battle=moving_battles(), length=st.sampled_from([2, 3]), steps=st.sampled_from([0, 1, 2]),
+       max_avoid=st.sampled_from([0, None]), kind=st.sampled_from([ag.Cone, ag.Line]))
+def test_moving_cones_equal_brute_force(battle, length, steps, max_avoid, kind):
+    m, caster, rules, size = battle
+    shape, move = kind(length * size), steps * size
+    reach = hex_reachable(m, caster, move, rules)
+    want, best = [], {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ag.AoegridWarning)
+        for c, r in reach.hexes:
+            mm, there = m.move_token(caster, c, r), caster.moved_to(c, r)
+            cx, cy = m.grid.footprint_center(c, r, there.footprint[0])
+            for d in HEX_DIRECTIONS:
+                try:
+                    a = hex_area(shape.replace(direction=d), there, mm, rules)
+                except OriginOnWallError:
+                    continue
+                reached = a.tokens()
+                hits = sum("enemy" in q.token.tags for q in reached)
+                avoided = sum("ally" in q.token.tags for q in reached)
+                if max_avoid is None or avoided <= max_avoid:
+                    want.append((-float(hits), float(avoided), float(reach.cost[r, c]), 0.0, cy, cx, d, r, c))
+                    best[(r, c)] = max(best.get((r, c), 0.0), float(hits))
+        got = hex_best_placements(shape, caster, None, m, rules, hit="enemy", avoid="ally", max_avoid=max_avoid,
+                                  limit=2, move=move)
+        scores = hex_placement_scores(shape, caster, None, m, rules, hit="enemy", avoid="ally", max_avoid=max_avoid,
+                                      move=move)
+    want.sort()
+    keys = [(-p.score, float(len(p.avoided)), p.cost, p.distance,
+             *m.grid.footprint_center(p.stand.x, p.stand.y, p.stand.footprint[0])[::-1], p.direction, p.stand.y,
+             p.stand.x) for p in got]
+    assert keys == want[:2]
+    assert all(p.at is p.stand for p in got)
+    assert {(int(r), int(c)): float(v) for r, c in np.argwhere(np.isfinite(scores)).tolist()
+            for v in [scores[r, c]]} == best

@@ -45,6 +45,23 @@ read). What the rules leave open is decided so:
   the shape's reach plus a hex's circumradius of the origin, which holds
   every hex an area can take) and the search stops when no bound left can
   beat what is found.
+* **Move, then place** (``move=``): the caster first moves
+  (:func:`hex_reachable`), and every anchor hex it may end on is a stand
+  to place from; the answer is the best (stand, origin) pair, what the
+  search without ``move=`` from every stand (the caster's token moved
+  there, :meth:`aoegrid.BattleMap.move_token`) gives, best of all. A point
+  of origin appears once, from its best stand: ties go to more hits, fewer
+  avoided, then less movement, nearer the stand, then the point top to
+  bottom, left to right, then the stand top to bottom, left to right. A
+  point's area does not depend on where the caster stands (it is placed at
+  the point, not from the caster): only the point's legality (range and
+  line of effect from the stand's hexes) and whether the area takes the
+  caster's own hexes there (when it is a creature to hit or avoid) do. So
+  each point's area is built once, in order of its bound, and its stands
+  are looked at best first until one is legal; a stand's lines of effect
+  are read from its visibility polygons once, for every point in its range.
+  Cones and lines start at the caster: each stand is a search of its own,
+  opened in order of the creatures to hit near its hexes.
 """
 
 from __future__ import annotations
@@ -52,8 +69,9 @@ from __future__ import annotations
 import functools
 import heapq
 import math
+import warnings
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from numbers import Integral
 from typing import Any
 
@@ -64,8 +82,8 @@ from numpy.typing import NDArray
 from aoegrid._validate import non_negative, shown
 from aoegrid.battlemap import BattleMapCore, hex_footprint
 from aoegrid.directions import parse_direction
-from aoegrid.errors import InvalidTypeError, InvalidValueError, OffGridError
-from aoegrid.hexarea import HexArea, _touching, hex_area
+from aoegrid.errors import AoegridWarning, InvalidTypeError, InvalidValueError, OffGridError
+from aoegrid.hexarea import HexArea, _figure, _origin_from_creature, _touching, hex_area
 from aoegrid.hexcells import view
 from aoegrid.hexgrid import CIRCUMRADIUS, HexGrid
 from aoegrid.lattice import answers
@@ -83,6 +101,7 @@ from aoegrid.ranges import (
 from aoegrid.regions import EPS
 from aoegrid.rules import Rules, resolve_rules
 from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shape, Sphere
+from aoegrid.stencils import shape_extent
 from aoegrid.targets import Reached
 from aoegrid.tokens import Selector, Token, hostile, token_selector
 from aoegrid.visibility import OriginOnWallError
@@ -433,16 +452,22 @@ def _points(shape: Shape, caster: _Caster | None, rng: Range | None, grid: HexGr
         left_out("out of range", dist <= rng.feet + 1e-9)
     if bmap is not None and caster is not None:
         for channel in resolve_need(need, rules):
-            seen = np.zeros(len(pts), dtype=bool)
-            idx = np.flatnonzero(ok)
-            for s in caster.starts:
-                try:
-                    vis = view(bmap, s, channel.value)
-                except OriginOnWallError:
-                    continue  # a wall through this start: lines start from the others
-                seen[idx] |= vis.sees(pts[idx, 0], pts[idx, 1])
-            left_out(f"no line of {channel.value}", seen)
+            left_out(f"no line of {channel.value}", _seen(bmap, caster.starts, pts, ok, channel))
     return _Points(pts, dist, ok, slots, refused)
+
+
+def _seen(bmap: BattleMapCore, starts: Iterable[tuple[float, float]], pts: FloatArray, ask: BoolArray,
+          channel: Channel) -> BoolArray:
+    """Which points ``pts`` (of those ``ask`` marks) a straight line from one of ``starts`` reaches on ``channel``."""
+    seen = np.zeros(len(pts), dtype=bool)
+    idx = np.flatnonzero(ask)
+    for s in starts:
+        try:
+            vis = view(bmap, s, channel.value)
+        except OriginOnWallError:
+            continue  # a wall through this start: lines start from the others
+        seen[idx] |= vis.sees(pts[idx, 0], pts[idx, 1])
+    return seen
 
 
 def _in_walls(bmap: BattleMapCore, pts: FloatArray) -> BoolArray:
@@ -952,6 +977,13 @@ class HexPlacement:
     :meth:`HexArea.tokens` gives them; ``distance``: the range distance from
     the caster to ``at`` (0 for cones and lines and with no caster);
     ``origin``: where the area is placed (``at``).
+
+    With ``move=`` (:func:`hex_best_placements`): ``stand``, the caster moved
+    to where it places the area (:meth:`Token.moved_to` its anchor hex; a
+    cone or line's ``at`` is this token), from which range, line of effect
+    and ``distance`` are judged; ``path``, the anchor hexes it steps
+    through, from where it starts to ``stand`` (:meth:`HexReach.path`);
+    ``cost``, the movement that path costs. Without: None, ``()``, 0.
     """
 
     at: tuple[float, float] | Token
@@ -963,6 +995,21 @@ class HexPlacement:
     area: HexArea
     distance: float
     origin: tuple[float, float] | Token
+    stand: Token | None = None
+    path: tuple[Hex, ...] = ()
+    cost: float = 0.0
+
+
+def _search_args(on: Any, hit: Selector, max_avoid: Any) -> None:
+    """Refuse a placement search's map, ``hit`` and ``max_avoid`` before any work."""
+    if not (isinstance(on, BattleMapCore) and isinstance(on.grid, HexGrid)):
+        raise InvalidTypeError(
+            f"on must be an aoegrid.BattleMap on a HexGrid (its creatures are what placements are scored on), "
+            f"got {on!r}")
+    if hit is None:
+        raise InvalidValueError("hex placements need hit= (tags, a predicate or tokens): the creatures to reach")
+    if max_avoid is not None and (isinstance(max_avoid, bool) or not isinstance(max_avoid, int) or max_avoid < 0):
+        raise InvalidValueError(f"max_avoid must be a whole number, 0 or more, or None for no limit; got {max_avoid!r}")
 
 
 class _HexSearch:
@@ -970,22 +1017,16 @@ class _HexSearch:
 
     def __init__(self, shape: Shape, caster: Any, range: Any, on: Any, rules: Rules | str, mode: Mode | str,
                  hit: Selector, avoid: Selector, max_avoid: int | None, directions: Any,
-                 need: Need | str | None) -> None:
-        if not (isinstance(on, BattleMapCore) and isinstance(on.grid, HexGrid)):
-            raise InvalidTypeError(
-                f"on must be an aoegrid.BattleMap on a HexGrid (its creatures are what placements are scored on), "
-                f"got {on!r}")
-        if hit is None:
-            raise InvalidValueError("hex placements need hit= (tags, a predicate or tokens): the creatures to reach")
-        if max_avoid is not None and (isinstance(max_avoid, bool) or not isinstance(max_avoid, int) or max_avoid < 0):
-            raise InvalidValueError(f"max_avoid must be a whole number, 0 or more, or None for no limit; got {max_avoid!r}")
+                 need: Need | str | None, leave_out: int | None = None) -> None:
+        _search_args(on, hit, max_avoid)
         self.bmap, self.grid = on, on.grid
         self.rules = resolve_rules(rules)
         _units(self.rules, self.grid)
         self.mode = parse_option(Mode, mode, "mode")
         self.shape, self.max_avoid = shape, max_avoid
         is_hit, is_avoid = token_selector(hit, "hit"), token_selector(avoid, "avoid")
-        self.tokens = list(on.tokens)
+        # The moving caster (``leave_out``, its index among the map's creatures) is counted where it stands.
+        self.tokens = [t for n, t in enumerate(on.tokens) if n != leave_out]
         self.is_hit = np.array([is_hit(t) for t in self.tokens], dtype=bool)
         self.is_avoid = np.array([is_avoid(t) for t in self.tokens], dtype=bool)
         self.who, _ = _checked_caster(shape, caster, range, need, self.rules, self.grid)
@@ -1017,7 +1058,7 @@ class _HexSearch:
         self.dist = self.points.dist[legal]
         self.dirs = np.zeros(len(legal))
         # Every hex an area can take has its centre within the shape's reach plus a circumradius of the origin.
-        reach = shape.reach / self.grid.size + CIRCUMRADIUS + 1e-6
+        self.reach = reach = shape.reach / self.grid.size + CIRCUMRADIUS + 1e-6
         self.near: list[NDArray[np.intp]] = []
         near = np.zeros((len(self.tokens), len(legal)), dtype=bool)
         for t, token in enumerate(self.tokens):
@@ -1045,19 +1086,23 @@ class _HexSearch:
     def shape_at(self, k: int) -> Shape:
         return self.shape.replace(direction=float(self.dirs[k])) if self.aimed else self.shape
 
-    def place(self, k: int) -> HexPlacement | None:
-        """Candidate ``k`` built in full (None: its start lies inside a wall)."""
+    def place(self, k: int, stand: _Standing | None = None) -> HexPlacement | None:
+        """Candidate ``k`` built in full (None: its start lies inside a wall), the moving caster at ``stand``."""
         try:
-            a = hex_area(self.shape_at(k), self.at(k) if self.aimed else (self.x[k], self.y[k]), self.bmap,
-                         self.rules, self.mode)
+            a = hex_area(self.shape_at(k), self.at(k) if self.aimed else (self.x[k], self.y[k]),
+                         self.bmap if stand is None else stand.on, self.rules, self.mode)
         except OriginOnWallError:
             if not self.aimed:
                 raise
             return None
-        reached = a.tokens(self.relevant(k))
-        sel = {id(t): n for n, t in enumerate(self.tokens)}
-        hits = tuple(r for r in reached if self.is_hit[sel[id(r.token)]])
-        avoided = tuple(r for r in reached if self.is_avoid[sel[id(r.token)]])
+        sel = {id(t): (bool(h), bool(v)) for t, h, v in zip(self.tokens, self.is_hit, self.is_avoid, strict=True)}
+        pool = self.relevant(k)
+        if stand is not None and (stand.hit or stand.avoid):
+            sel[id(stand.token)] = (stand.hit, stand.avoid)
+            pool.append(stand.token)
+        reached = a.tokens(pool)
+        hits = tuple(r for r in reached if sel[id(r.token)][0])
+        avoided = tuple(r for r in reached if sel[id(r.token)][1])
         direction = float(self.dirs[k]) if self.aimed else None
         return HexPlacement(self.at(k), direction, self.shape_at(k), float(len(hits)), hits, avoided, a,
                             float(self.dist[k]), self.at(k))
@@ -1079,11 +1124,319 @@ class _HexSearch:
         return np.lexsort((self.dirs, self.x, self.y, self.dist, -self.bound))
 
 
+# --- moving first -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Standing:
+    """The moving caster at one stand: its token there, the map with it there, and whether it is to hit or avoid."""
+
+    token: Token
+    on: BattleMapCore
+    hit: bool
+    avoid: bool
+
+
+class _HexStands:
+    """Where the caster may end its move (:func:`hex_reachable`): cheapest first, then top to bottom, left to right."""
+
+    def __init__(self, caster: Any, move: float | HexReach, on: BattleMapCore, rules: Rules,
+                 is_hit: Callable[[Token], bool], is_avoid: Callable[[Token], bool]) -> None:
+        grid = on.grid
+        if not isinstance(caster, Token):
+            raise InvalidTypeError(
+                f"move= moves the caster before it places the effect: pass the caster as an aoegrid.Token "
+                f"(the creature that moves), not {caster!r}")
+        _caster(caster, grid)  # refused, and named, when off the map
+        if isinstance(move, HexReach):
+            if move.start != (caster.x, caster.y) or move.mask.shape != grid.shape:
+                raise InvalidValueError(
+                    f"move= is a HexReach from {move.start} on a {move.mask.shape[1]} x {move.mask.shape[0]} map, "
+                    f"not the caster's ({caster.label} at ({caster.x}, {caster.y}) on the {grid.width} x "
+                    f"{grid.height} map): compute it with hex_reachable(on, caster, ...) on this map")
+            reach = move
+        else:
+            reach = hex_reachable(on, caster, non_negative(move, "move"), rules)
+        rows, cols = np.nonzero(reach.mask)
+        cost = reach.cost[rows, cols]
+        order = np.lexsort((cols, rows, cost))
+        self.col, self.row, self.cost = cols[order], rows[order], cost[order]
+        self.reach, self.on, self.is_hit = reach, on, is_hit
+        #: The caster's index among the map's creatures (None: it is none of them, and never reached).
+        self.index = next((n for n, t in enumerate(on.tokens) if t is caster),
+                          next((n for n, t in enumerate(on.tokens) if t == caster), None))
+        self.tokens = [caster.moved_to(int(c), int(r)) for c, r in zip(self.col, self.row, strict=True)]
+        self.who = [_caster(t, grid) for t in self.tokens]
+        counted = self.index is not None
+        self.hit = np.array([counted and is_hit(t) for t in self.tokens], dtype=bool)
+        self.avoid = np.array([counted and is_avoid(t) for t in self.tokens], dtype=bool)
+        self.center = np.array([w.center for w in self.who]).reshape(-1, 2)
+
+    def __len__(self) -> int:
+        return len(self.col)
+
+    def at(self, n: int) -> _Standing:
+        """The caster at stand ``n``, on the map with it moved there (when it is among the map's creatures)."""
+        on = self.on
+        if self.index is not None:
+            with warnings.catch_warnings():
+                # A wall crossing its hexes clear of the steps between their centres: hex_reachable lets it stand.
+                warnings.simplefilter("ignore", AoegridWarning)
+                on = on.move_token(on.tokens[self.index], int(self.col[n]), int(self.row[n]))
+        return _Standing(self.tokens[n], on, bool(self.hit[n]), bool(self.avoid[n]))
+
+    def placed(self, p: HexPlacement, n: int, distance: float | None = None) -> HexPlacement:
+        """``p`` placed from stand ``n``: its stand, path and cost (and range distance from there)."""
+        c, r = int(self.col[n]), int(self.row[n])
+        return replace(p, stand=self.tokens[n], path=tuple(self.reach.path(c, r)), cost=float(self.cost[n]),
+                       distance=p.distance if distance is None else distance)
+
+
+class _HexPointMoves:
+    """A shape placed at a point by a caster that first moves: every point scored once, its stands looked at best first.
+
+    ``s`` searches every point not inside a wall (no caster), the moving
+    caster left out of its creatures: a point's area does not depend on
+    where the caster stands, only the point's legality (range, line of
+    effect from the stand) and whether the area reaches the caster's own
+    hexes there.
+    """
+
+    def __init__(self, s: _HexSearch, stands: _HexStands, rng: Range | None, need: Need | str | None) -> None:
+        self.s, self.st = s, stands
+        grid = s.grid
+        limit = math.inf if rng is None else rng.feet
+        self.channels = resolve_need(need, s.rules)
+        lat = _lattice_of(grid)
+        rows = []
+        for who in stands.who:
+            corner, centre = _point_distances(grid, who, lat)
+            full = np.concatenate([corner, centre.ravel()]) if len(s.points.xy) > len(corner) else corner
+            rows.append(full[s.index])
+        #: ``(stands, points)``: the range distance from each stand to each point, and whether within range.
+        self.dist = np.array(rows, dtype=float).reshape(len(stands), len(s))
+        self.in_range = self.dist <= limit + 1e-9
+        self.xy = np.stack([s.x, s.y], axis=-1)
+        self.legal_from: dict[int, BoolArray] = {}
+        self.near = np.zeros(self.dist.shape, dtype=bool)  # the caster's hexes there within an area's reach
+        for n in np.flatnonzero(stands.hit | stands.avoid).tolist():
+            cx, cy = grid.center(*np.array(stands.who[n].hexes).T)
+            d = np.hypot(s.x[:, None] - np.asarray(cx)[None], s.y[:, None] - np.asarray(cy)[None]).min(axis=1)
+            self.near[n] = d <= s.reach
+
+    def legal(self, n: int) -> BoolArray:
+        """Which points are legal from stand ``n``: in range, and reached by a line of effect (or sight) from it."""
+        if n not in self.legal_from:
+            ok = self.in_range[n].copy()
+            for channel in self.channels:
+                ok &= _seen(self.s.bmap, self.st.who[n].starts, self.xy, ok, channel)
+            self.legal_from[n] = ok
+        return self.legal_from[n]
+
+    def best_stand(self, k: int) -> tuple[tuple[float, ...], int] | None:
+        """Point ``k``'s key from its best stand (more hits, fewer avoided, cheaper, nearer, top, left), and the stand."""
+        s, st = self.s, self.st
+        ns = np.flatnonzero(self.in_range[:, k])
+        hits, avoided = 0, 0
+        inc = np.zeros(len(st), dtype=bool)
+        if s.bound[k] or s.open_avoid[k] or self.near[ns, k].any():
+            p = s.place(k)
+            assert p is not None  # a point not inside a wall has an area
+            hits, avoided = len(p.hits), len(p.avoided)
+            for n in ns[self.near[ns, k]].tolist():
+                c, r = np.array(st.who[n].hexes).T
+                inc[n] = bool(p.area.mask[r, c].any())
+        h = hits + (st.hit[ns] & inc[ns])
+        a = avoided + (st.avoid[ns] & inc[ns])
+        if s.max_avoid is not None:
+            ok = a <= s.max_avoid
+            ns, h, a = ns[ok], h[ok], a[ok]
+        order = np.lexsort((st.col[ns], st.row[ns], self.dist[ns, k], st.cost[ns], a, -h))
+        for i in order.tolist():
+            n = int(ns[i])
+            if self.legal(n)[k]:
+                return (-float(h[i]), float(a[i]), float(st.cost[n]), float(self.dist[n, k]), float(s.y[k]),
+                        float(s.x[k]), float(st.row[n]), float(st.col[n])), n
+        return None
+
+    def best(self, limit: int) -> list[HexPlacement]:
+        s, st = self.s, self.st
+        cost = np.where(self.in_range, st.cost[:, None], np.inf)
+        c0 = cost.min(axis=0, initial=np.inf)
+        d0 = np.where(cost == c0[None], self.dist, np.inf).min(axis=0, initial=np.inf)
+        bound = s.bound + int(st.hit.any())
+        k_ = np.flatnonzero(np.isfinite(c0))
+        top: list[tuple[tuple[float, ...], int, int]] = []
+        for k in k_[np.lexsort((s.x[k_], s.y[k_], d0[k_], c0[k_], -bound[k_]))].tolist():
+            # No stand does better than the open-field bound, no avoided, the least cost and distance in range.
+            lower = (-float(bound[k]), 0.0, float(c0[k]), float(d0[k]), float(s.y[k]), float(s.x[k]))
+            if len(top) == limit and lower >= top[-1][0]:
+                break
+            found = self.best_stand(k)
+            if found is not None:
+                top.append((found[0], k, found[1]))
+                top.sort()
+                del top[limit:]
+        out = []
+        for _, k, n in top:
+            p = s.place(k, st.at(n))
+            assert p is not None
+            out.append(st.placed(p, n, float(self.dist[n, k])))
+        return out
+
+    def scores(self) -> FloatArray:
+        s = self.s
+        h, w = s.grid.shape
+        out = np.full(h * w * _SLOTS, np.nan)
+        for k in np.flatnonzero(self.in_range.any(axis=0)).tolist():
+            found = self.best_stand(k)
+            if found is not None:
+                out[s.points.slots[s.index[k]]] = -found[0][0]
+        return out.reshape(h, w, _SLOTS)
+
+
+class _HexAimMoves:
+    """Cones and lines aimed from every hex the caster may move to: a search a stand, made when first needed."""
+
+    def __init__(self, stands: _HexStands, make: Callable[[_Standing], _HexSearch]) -> None:
+        self.st, self.make = stands, make
+        self.searches: dict[int, _HexSearch] = {}
+        self.search(0)  # refuses bad arguments before any other work
+
+    def search(self, n: int) -> _HexSearch:
+        if n not in self.searches:
+            self.searches[n] = self.make(self.st.at(n))
+        return self.searches[n]
+
+    def counts(self, n: int, k: int) -> tuple[int, int] | None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", AoegridWarning)  # as in _HexStands.at: it may stand there
+            return self.search(n).counts(k)
+
+    def bounds(self) -> NDArray[np.int64]:
+        """Per stand, the most creatures to hit an area aimed from it can reach, in any direction.
+
+        It starts on the edge of the caster's hexes (within a circumradius of
+        one's centre), and every hex it takes has its centre within the
+        shape's extent and a circumradius of its start: the other creatures
+        to hit with a hex centre that near a hex of the caster, and the
+        caster.
+        """
+        st, s = self.st, self.search(0)
+        grid = st.on.grid
+        reach = shape_extent(s.shape, s.rules.for_shape(s.shape), grid.size) + 2 * CIRCUMRADIUS + 1e-6
+        out = st.hit.astype(np.int64)
+        mine = [np.array(grid.center(*np.array(w.hexes).T), dtype=float).reshape(2, -1) for w in st.who]
+        for n, t in enumerate(st.on.tokens):
+            if n == st.index or not st.is_hit(t):
+                continue
+            tx, ty = np.array(grid.center(*np.array(hex_footprint(grid, t)).T), dtype=float).reshape(2, -1)
+            out += np.array([(np.hypot(m[0][:, None] - tx[None], m[1][:, None] - ty[None]) <= reach).any()
+                             for m in mine], dtype=np.int64)
+        return out
+
+    def aimed_bounds(self, n: int) -> NDArray[np.int64]:
+        """Per direction from stand ``n``, the creatures to hit with a hex whose box meets the shape's outline's box.
+
+        The box of the exact outline (no wall stopping a line) holds the
+        centre of every hex the area takes by its centre, and meets every
+        hex it covers a part of (:func:`aoegrid.hexarea.hex_area` looks at no
+        other): a circumradius each way holds a hex's box whichever way its
+        hexes point.
+        """
+        s = self.search(n)
+        grid, rules = s.grid, s.rules.for_shape(s.shape)
+        token = self.st.tokens[n]
+        own = hex_footprint(grid, token)
+        boxes = []
+        for t in (t for t, h in zip(s.tokens, s.is_hit, strict=True) if h):
+            cx, cy = grid.center(*np.array(hex_footprint(grid, t)).T)
+            boxes.append((np.min(cx) - CIRCUMRADIUS, np.min(cy) - CIRCUMRADIUS, np.max(cx) + CIRCUMRADIUS,
+                          np.max(cy) + CIRCUMRADIUS, np.asarray(cx), np.asarray(cy)))
+        out = np.zeros(len(s), dtype=np.int64)
+        for k in range(len(s)):
+            shape = s.shape_at(k)
+            x0, y0, x1, y1 = _figure(shape, _origin_from_creature(shape, token, own, rules, grid), rules, grid).bounds
+            for bx0, by0, bx1, by1, cx, cy in boxes:
+                if bx0 <= x1 + EPS and bx1 >= x0 - EPS and by0 <= y1 + EPS and by1 >= y0 - EPS and (
+                        (cx + CIRCUMRADIUS >= x0 - EPS) & (cx - CIRCUMRADIUS <= x1 + EPS)
+                        & (cy + CIRCUMRADIUS >= y0 - EPS) & (cy - CIRCUMRADIUS <= y1 + EPS)).any():
+                    out[k] += 1
+        return out
+
+    def best(self, limit: int) -> list[HexPlacement]:
+        st = self.st
+        bound = self.bounds()
+        cx, cy = st.center[:, 0], st.center[:, 1]
+        top: list[tuple[tuple[float, ...], int, int]] = []
+        for n in np.lexsort((cx, cy, st.cost, -bound)).tolist():
+            where = (float(st.cost[n]), 0.0, float(cy[n]), float(cx[n]))
+            if len(top) == limit and (-float(bound[n]), 0.0, *where) >= top[-1][0]:
+                break
+            s = self.search(n)
+            each = self.aimed_bounds(n)
+            for k in range(len(s)):
+                if len(top) == limit and (-float(each[k]), 0.0, *where, float(s.dirs[k])) >= top[-1][0]:
+                    continue  # no area this way can enter the top
+                c = self.counts(n, k)
+                if c is None or not s.acceptable(c[1]):
+                    continue
+                top.append(((-float(c[0]), float(c[1]), *where, float(s.dirs[k]), float(st.row[n]),
+                             float(st.col[n])), n, k))
+                top.sort()
+                del top[limit:]
+        out = []
+        for _, n, k in top:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", AoegridWarning)
+                p = self.search(n).place(k)
+            assert p is not None
+            out.append(st.placed(p, n))
+        return out
+
+    def scores(self) -> FloatArray:
+        st = self.st
+        out = np.full(st.on.grid.shape, np.nan)
+        for n in range(len(st)):
+            s = self.search(n)
+            values = [c[0] for k in range(len(s)) if (c := self.counts(n, k)) is not None and s.acceptable(c[1])]
+            if values:
+                out[st.row[n], st.col[n]] = max(values)
+        return out
+
+
+def _hex_moving(shape: Shape, caster: Any, range: Range | float | None, on: Any, rules: Rules | str,
+                mode: Mode | str, hit: Selector, avoid: Selector, max_avoid: int | None, directions: Any,
+                need: Need | str | None, move: float | HexReach) -> _HexPointMoves | _HexAimMoves:
+    """The search for ``move=``: where the caster may stand, and what it may place from each hex."""
+    if caster is None:
+        raise InvalidValueError(
+            f"move= moves the caster before it places the effect: with caster=None (an effect placed anywhere, "
+            f"with no one casting it) there is no one to move; got move={move!r}")
+    _search_args(on, hit, max_avoid)
+    base = resolve_rules(rules)
+    _units(base, on.grid)
+    if not isinstance(shape, (Sphere, Cylinder, Cone, Line, Cube)):
+        raise InvalidTypeError(
+            f"on a hex grid the shape must be an aoegrid Sphere, Cylinder, Cone, Line or Cube, got {shape!r}")
+    rng = None if range is None else as_range(range)
+    if rng is not None:
+        check_shape_range(shape, rng, base)
+    resolve_need(need, base)  # refused before any work
+    stands = _HexStands(caster, move, on, base, token_selector(hit, "hit"), token_selector(avoid, "avoid"))
+    if _lattice_name(shape, base) == "caster":
+        return _HexAimMoves(stands, lambda at: _HexSearch(shape, at.token, rng, at.on, rules, mode, hit, avoid,
+                                                           max_avoid, directions, need))
+    s = _HexSearch(shape, None, None, on, rules, mode, hit, avoid, max_avoid, directions, None,
+                   leave_out=stands.index)
+    return _HexPointMoves(s, stands, rng, need)
+
+
 def hex_best_placements(shape: Shape, caster: Any, range: Range | float | None, on: BattleMapCore,
                         rules: Rules | str = "starfinder", mode: Mode | str = "burst", *, hit: Selector = None,
                         avoid: Selector = None, max_avoid: int | None = 0, limit: int = 1,
                         directions: Iterable[float | str] | None = None,
-                        need: Need | str | None = None) -> list[HexPlacement]:
+                        need: Need | str | None = None, move: float | HexReach | None = None) -> list[HexPlacement]:
     """The best places on a hex map for ``shape`` cast by ``caster``: the most creatures to hit, none to avoid.
 
     Every legal origin of :func:`hex_legal_origins` is searched (for cones
@@ -1111,13 +1464,33 @@ def hex_best_placements(shape: Shape, caster: Any, range: Range | float | None, 
         For cones and lines (default :data:`HEX_DIRECTIONS`, every 30 degrees).
     need : {"effect", "sight", "both"}, optional
         What the caster needs to the point (:func:`hex_legal_origins`).
+    move : float or HexReach, optional
+        The caster (a Token) first moves up to ``move`` (the grid's unit), or
+        to a hex of this :func:`hex_reachable` answer (for its ``through=``
+        and ``enemies=``), and places the area from where it stands: range,
+        line of effect and :attr:`HexPlacement.distance` are judged from
+        there, and the caster's own token, if it is on the map, stands there
+        (see the module). Each placement says where
+        (:attr:`HexPlacement.stand`), its path and cost.
 
     Returns
     -------
     list of HexPlacement
-        At most ``limit``, best first: more hits, then fewer avoided, nearer
-        the caster, then top to bottom (y), left to right (x), then
-        direction. Empty when none is acceptable.
+        At most ``limit``, best first: more hits, then fewer avoided, then
+        (with ``move=``) less movement, then nearer the caster (where it
+        stands), then top to bottom (y), left to right (x), then direction,
+        then (with ``move=``) the stand top to bottom, left to right. With
+        ``move=`` a point of origin appears once, from its best stand; a
+        cone or line once per stand and direction. Empty when none is
+        acceptable.
+
+    Raises
+    ------
+    InvalidValueError
+        With ``move=``: ``caster=None``, a negative or infinite ``move``, a
+        HexReach from elsewhere.
+    InvalidTypeError
+        With ``move=``: a caster not a Token.
 
     Examples
     --------
@@ -1128,9 +1501,18 @@ def hex_best_placements(shape: Shape, caster: Any, range: Range | float | None, 
     >>> p = hex_best_placements(ag.Sphere(5), ag.Token(0, 2, tags={"ally"}), 60, m, hit="enemy", avoid="ally")[0]
     >>> p.score, len(p.avoided), p.distance, [round(v, 3) for v in p.at]
     (3.0, 0, 30.0, [7.0, 2.598])
+
+    Moving first brings them into a shorter range (here 10 ft, after 20 ft of movement):
+
+    >>> p = hex_best_placements(ag.Sphere(5), ag.Token(0, 2), 10, m, hit="enemy", avoid="ally", move=30)[0]
+    >>> p.score, p.cost, p.distance, p.path
+    (3.0, 20.0, 10.0, ((0, 2), (1, 2), (2, 2), (3, 2), (4, 2)))
     """
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise InvalidValueError(f"limit must be a whole number, 1 or more; got {limit!r}")
+    if move is not None:
+        return _hex_moving(shape, caster, range, on, rules, mode, hit, avoid, max_avoid, directions, need,
+                           move).best(limit)
     s = _HexSearch(shape, caster, range, on, rules, mode, hit, avoid, max_avoid, directions, need)
     top: list[tuple[tuple[float, ...], int]] = []
     for k in s.order().tolist():
@@ -1154,7 +1536,7 @@ def hex_placement_scores(shape: Shape, caster: Any, range: Range | float | None,
                          rules: Rules | str = "starfinder", mode: Mode | str = "burst", *, hit: Selector = None,
                          avoid: Selector = None, max_avoid: int | None = 0,
                          directions: Iterable[float | str] | None = None,
-                         need: Need | str | None = None) -> FloatArray:
+                         need: Need | str | None = None, move: float | HexReach | None = None) -> FloatArray:
     """The score of every placement :func:`hex_best_placements` looks at (its parameters).
 
     Returns
@@ -1166,7 +1548,11 @@ def hex_placement_scores(shape: Shape, caster: Any, range: Range | float | None,
         ``[row, col, 6]`` at its centre (searched under ``hex_origin="any"``
         only). For cones and lines, one score per direction, in increasing
         degrees. NaN where the origin is illegal (or a direction starts inside
-        a wall) or the placement is not acceptable.
+        a wall) or the placement is not acceptable. With ``move=``: for a
+        shape placed at a point, the best score from any stand the point is
+        legal from (NaN from none); for cones and lines, shape ``(height,
+        width)`` indexed ``[row, col]``: per anchor hex the caster may end
+        on, the best score of any direction from there (NaN elsewhere).
 
     Examples
     --------
@@ -1177,6 +1563,9 @@ def hex_placement_scores(shape: Shape, caster: Any, range: Range | float | None,
     >>> s.shape, s[1, 2, :6].tolist(), int(np.isnan(s).sum())
     ((3, 4, 7), [1.0, 1.0, 1.0, 1.0, 1.0, 1.0], 22)
     """
+    if move is not None:
+        return _hex_moving(shape, caster, range, on, rules, mode, hit, avoid, max_avoid, directions, need,
+                           move).scores()
     s = _HexSearch(shape, caster, range, on, rules, mode, hit, avoid, max_avoid, directions, need)
     values = np.full(len(s), np.nan)
     for k in np.arange(len(s)).tolist():  # range is the spell's here

@@ -62,7 +62,7 @@ from aoegrid.directions import parse_direction
 from aoegrid.errors import AoegridWarning, InvalidTypeError, InvalidValueError
 from aoegrid.gridless import Gridless
 from aoegrid.hexgrid import HexGrid
-from aoegrid.hextactics import hex_best_placements, hex_placement_scores
+from aoegrid.hextactics import HexReach, hex_best_placements, hex_placement_scores
 from aoegrid.movement import Reach, reachable
 from aoegrid.openarea import open_best_placements
 from aoegrid.options import Inclusion, Mode, parse_option
@@ -1349,6 +1349,13 @@ def _board_only(board: str, **options: Any) -> None:
         )
 
 
+def _hex_move(move: Any) -> None:
+    """Refuse a square grid's Reach as a hex search's ``move=`` (a HexReach, or a number, it takes)."""
+    if isinstance(move, Reach):
+        raise InvalidTypeError(f"on a hex map move= is a number or a HexReach (ag.reachable on the hex map), "
+                               f"not a square grid's Reach: got {move!r}")
+
+
 def best_placements(
     shape: Shape,
     *,
@@ -1367,7 +1374,7 @@ def best_placements(
     limit: int = 1,
     need: Need | str | None = None,
     elevation: float | Iterable[float] = 0.0,
-    move: float | Reach | None = None,
+    move: float | Reach | HexReach | None = None,
 ) -> list[Placement]:
     """The best places to put ``shape``: the most foes reached, no friend.
 
@@ -1460,7 +1467,8 @@ def best_placements(
     move : float or Reach, optional
         How far the caster may move first, in the grid's unit, or a
         :class:`aoegrid.Reach` for it (``ag.reachable(caster, 30, on=m,
-        through=...)``, for the movement options it takes).
+        through=...)``, for the movement options it takes); on a hex map a
+        :class:`aoegrid.hextactics.HexReach` (``ag.reachable`` there).
 
     Returns
     -------
@@ -1539,9 +1547,11 @@ def best_placements(
                                     mode=mode, hit=hit, avoid=avoid, max_avoid=max_avoid or 0, limit=limit,
                                     elevation=elevation)  # type: ignore[arg-type]
     if isinstance(on, BattleMap) and isinstance(on.grid, HexGrid):
-        _board_only("a hex map", move=move, score=score, bound=bound, pitches=pitches, elevation=elevation)
+        _board_only("a hex map", score=score, bound=bound, pitches=pitches, elevation=elevation)
+        _hex_move(move)
         return hex_best_placements(shape, caster, range, on, rules, mode, hit=hit, avoid=avoid,  # type: ignore[return-value]
-                                   max_avoid=max_avoid, limit=limit, directions=directions, need=need)
+                                   max_avoid=max_avoid, limit=limit, directions=directions, need=need,
+                                   move=move)
     limit = _limit(limit)
     if hit is None and score is None:
         raise InvalidValueError("best_placements needs hit= (tags, a predicate or tokens) or score= (a callable)")
@@ -1588,7 +1598,7 @@ def placement_scores(
     pitches: Iterable[float] | None = None,
     need: Need | str | None = None,
     elevation: float | Iterable[float] = 0.0,
-    move: float | Reach | None = None,
+    move: float | Reach | HexReach | None = None,
 ) -> FloatArray:
     """The score of every placement, as :func:`best_placements` scores them.
 
@@ -1647,9 +1657,10 @@ def placement_scores(
      [ 0.  0.  0. nan nan]]
     """
     if isinstance(on, BattleMap) and isinstance(on.grid, HexGrid):
-        _board_only("a hex map", move=move, score=score, pitches=pitches, elevation=elevation)
+        _board_only("a hex map", score=score, pitches=pitches, elevation=elevation)
+        _hex_move(move)
         return hex_placement_scores(shape, caster, range, on, rules, mode, hit=hit, avoid=avoid,
-                                    max_avoid=max_avoid, directions=directions, need=need)
+                                    max_avoid=max_avoid, directions=directions, need=need, move=move)
     if hit is None and score is None:
         raise InvalidValueError("placement_scores needs hit= (tags, a predicate or tokens) or score= (a callable)")
     if move is not None:

@@ -10,7 +10,7 @@ number is the median over repeated calls (after one warm-up call) of
 ``ag.area(shape, at=(500, 500), on=grid, rules=...).mask``, in microseconds.
 
 1. A table of every shape under every preset, "cold" (the stencil cache
-   ``aoegrid.stencils._cached_stencil`` is cleared before each call, outside the
+   ``aoegrid.geometry.stencils._cached_stencil`` is cleared before each call, outside the
    timed region) and "warm" (stencil cached). Savage Worlds uses an inch grid
    and sizes divided by 5 (1 inch = 1 square = 5 ft).
 2. The two performance targets, each as a ratio against a plain numpy
@@ -33,7 +33,7 @@ import numpy as np
 from _timing import median_time
 
 import aoegrid as ag
-from aoegrid.stencils import _cached_stencil
+from aoegrid.geometry.stencils import _cached_stencil
 
 SIZE = 1000
 AT = (500, 500)

@@ -26,8 +26,8 @@ Cases:
 * ``random``: a polyline through random points of a 100 x 100 map, 1,000
   to 300,000 points: about 0.118 * points**2 crossings (1,000 points:
   118,000; 300,000 points: 10.6 billion). Walls whose pieces would not fit
-  in the memory budget (``aoegrid.grid.memory_budget``, at
-  ``aoegrid.walls.PIECE_BYTES`` a piece) are refused before any is made,
+  in the memory budget (``aoegrid.geometry.grid.memory_budget``, at
+  ``aoegrid.board.walls.PIECE_BYTES`` a piece) are refused before any is made,
   after counting about as many crossings as would fit.
 * ``zigzag``: ``bench_hostile.py``'s self-crossing polyline (random points
   of a 20 x 20 map), 2,000 and 5,000 points (470,000 and 2.9 million

@@ -33,8 +33,8 @@ import shapely
 from _timing import median_ms
 
 import aoegrid as ag
+from aoegrid.board.hexcells import HEX_AREA, hex_polygons, view
 from aoegrid.hexarea import hex_area
-from aoegrid.hexcells import HEX_AREA, hex_polygons, view
 from aoegrid.hextactics import hex_best_placements, hex_legal_origins
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -27,7 +27,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 import aoegrid as ag
-from aoegrid import plotting
+from aoegrid.show import plotting
 
 
 def empty_png() -> bytes:
@@ -84,7 +84,7 @@ def big_image_map(path: Path, side: int = 10_240, squares: int = 40) -> int:
 _DRAW = """
 import resource, sys, time
 import aoegrid as ag
-from aoegrid import plotting
+from aoegrid.show import plotting
 def peak():
     try:
         with open("/proc/self/status") as f:

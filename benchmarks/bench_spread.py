@@ -8,7 +8,7 @@ Run from the repository root (aoegrid installed, scipy for the reference)::
 Prints medians (ms) and ratios measured side by side in one run:
 
 1. A 300-ft spread on the 1000 x 1000 dungeon (``bench_walls.dungeon``):
-   the path kernel (``aoegrid.spread.path_distance`` with the spread's limit)
+   the path kernel (``aoegrid.board.spread.path_distance`` with the spread's limit)
    against ``scipy.sparse.csgraph.dijkstra(csr, indices=..., limit=...)`` on a
    CSR of the same window graph (built outside the timing: the same step
    costs and barred steps, two parity layers under 5/10/5, a super-source
@@ -42,10 +42,10 @@ from _timing import median_time
 from bench_walls import dungeon
 
 import aoegrid as ag
-from aoegrid.distance import measure
-from aoegrid.options import Diagonals
-from aoegrid.raster import Window, far_offsets, near_offsets
-from aoegrid.spread import _STEPS, path_distance
+from aoegrid.board.spread import _STEPS, path_distance
+from aoegrid.geometry.distance import measure
+from aoegrid.geometry.options import Diagonals
+from aoegrid.geometry.raster import Window, far_offsets, near_offsets
 
 
 def spread_inputs(m: ag.BattleMap, at: tuple[int, int], radius: int) -> tuple[Window, np.ndarray, np.ndarray, np.ndarray]:

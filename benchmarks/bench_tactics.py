@@ -125,7 +125,7 @@ def case(name: str, m: ag.BattleMap, rng: ag.Range, caster: ag.Token, repeats: i
     o = ag.legal_origins(SHAPE, caster=caster, range=rng, on=m)
     points = o.points()
     sf = ag.Rules.preset("starfinder")
-    dist = {p: float(ag.ranges.space_distances(o.caster, p[0], p[1], sf, m.grid)) for p in points}
+    dist = {p: float(ag.effects.ranges.space_distances(o.caster, p[0], p[1], sf, m.grid)) for p in points}
     best = ag.best_placements(SHAPE, **args)[0]
     if sample is None:
         how = f"all {len(points)} origins"
@@ -173,8 +173,8 @@ def heights_case(name: str, m: ag.BattleMap, rng: ag.Range, caster: ag.Token, he
     pairs = []  # (height, point, distance in 3D), listed outside the timing
     for z in heights:
         o = ag.legal_origins(SHAPE, caster=caster, range=rng, on=m, elevation=z)
-        rise = ag.ranges.caster_rise(caster, z, m.grid.square)
-        pairs += [(z, p, float(ag.ranges.space_distances(o.caster, p[0], p[1], sf, m.grid, rise))) for p in o.points()]
+        rise = ag.effects.ranges.caster_rise(caster, z, m.grid.square)
+        pairs += [(z, p, float(ag.effects.ranges.space_distances(o.caster, p[0], p[1], sf, m.grid, rise))) for p in o.points()]
 
     def brute_best() -> tuple[float, ...] | None:
         best = None

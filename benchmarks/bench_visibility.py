@@ -10,7 +10,7 @@ Prints median times (ms) of at least 7 runs:
 1. whole-map ``ag.line_of_effect`` against a reference kept in this file and
    timed side by side: a plain compiled (numba) angular sweep over the same
    split walls, its active walls in a sorted list, then the same exact fill
-   (:func:`aoegrid.raster.coverage` over the polygon's bounding box). Maps:
+   (:func:`aoegrid.geometry.raster.coverage` over the polygon's bounding box). Maps:
    200 x 200 with 500 random walls, the 1000 x 1000 and 2000 x 2000 dungeons
    of ``bench_walls.py``. Target: at most 2 times the reference's time on the
    dungeons. The two must agree to 1e-9 in every square.
@@ -37,8 +37,8 @@ from bench_walls import dungeon, random_map
 from numba import njit
 
 import aoegrid as ag
-from aoegrid.raster import Window, coverage
-from aoegrid.regions import Outline
+from aoegrid.geometry.raster import Window, coverage
+from aoegrid.geometry.regions import Outline
 
 
 @njit(cache=True)

@@ -2,7 +2,7 @@
 
 Each record is aoegrid's versioned JSON format (``"schema": "aoegrid/1"``,
 ``"record": "area"``; see the README's "JSON format" and
-``aoegrid.export.schema()``). With ``jsonschema`` installed, every record is
+``aoegrid.io.export.schema()``). With ``jsonschema`` installed, every record is
 checked against the schema before it is written.
 
 Run: ``python examples/export_areas_json.py [out.json]`` (default: print to stdout).
@@ -14,7 +14,7 @@ import json
 import sys
 
 import aoegrid as ag
-from aoegrid.export import area_record, validate
+from aoegrid.io.export import area_record, validate
 
 
 def build() -> list[dict]:

@@ -67,7 +67,7 @@ def fireballs(m: ag.BattleMap) -> tuple[ag.Area, list[ag.Area]]:
 
 
 if __name__ == "__main__":
-    from aoegrid import plotting
+    from aoegrid.show import plotting
 
     m = ag.load_map(sys.argv[1]) if len(sys.argv) > 1 else ag.demo_map()
     union, areas = fireballs(m)

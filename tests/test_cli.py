@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 import aoegrid as ag
-from aoegrid import export
 from aoegrid.cli import main
-from aoegrid.export import area_record
+from aoegrid.io import export
+from aoegrid.io.export import area_record
 
 MAPS = Path(__file__).resolve().parent / "data"
 
@@ -550,7 +550,7 @@ def low_wall_scene(path: Path) -> Path:
 
 
 def test_threat_searches_heights_and_reaches_a_flyer_over_a_low_wall(tmp_path, monkeypatch):
-    from aoegrid import plotting
+    from aoegrid.show import plotting
 
     scene = low_wall_scene(tmp_path / "low.json")
     m = ag.load_map(scene)

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 import aoegrid as ag
-from aoegrid import export
 from aoegrid.cli import main
+from aoegrid.io import export
 
 #: A hex map: walls between b and c, three creatures one hex across.
 HEX_TEXT = """\

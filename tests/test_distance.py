@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 import aoegrid as ag
-from aoegrid.distance import measure
-from aoegrid.options import Diagonals
+from aoegrid.geometry.distance import measure
+from aoegrid.geometry.options import Diagonals
 
 
 @pytest.mark.parametrize(

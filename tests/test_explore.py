@@ -22,8 +22,9 @@ import pytest
 from tests.conftest import CAVE_PARTY
 
 import aoegrid as ag
-from aoegrid import explorer, plotting
+from aoegrid import explorer
 from aoegrid.explorer import Explorer
+from aoegrid.show import plotting
 
 
 def _party() -> tuple[ag.BattleMap, ag.Token]:

@@ -118,7 +118,7 @@ def _voila(nb: Path, tmp_path: Path, deadline: float) -> Iterator[str]:
         _stop(proc)
 
 
-def _expected(at: tuple[float, float], shape: ag.shapes.Shape, m: ag.BattleMap, **kw: object) -> tuple[str, list[str]]:
+def _expected(at: tuple[float, float], shape: ag.geometry.shapes.Shape, m: ag.BattleMap, **kw: object) -> tuple[str, list[str]]:
     """What the widget should show: the count, and the creatures with their cover, computed by the library."""
     a = ag.area(shape, at=at, on=m, rules="starfinder", **kw)
     cover = [f"{r.token.label}: {'no cover' if r.cover_name == 'none' else r.cover_name}" for r in a.tokens()]

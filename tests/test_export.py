@@ -12,7 +12,7 @@ import pytest
 import shapely
 
 import aoegrid as ag
-from aoegrid.export import (
+from aoegrid.io.export import (
     SCHEMA,
     area_record,
     batch_record,

@@ -1,11 +1,11 @@
-"""aoegrid/1 records and Foundry templates of areas and maps on hexes and on the open table (aoegrid.export)."""
+"""aoegrid/1 records and Foundry templates of areas and maps on hexes and on the open table (aoegrid.io.export)."""
 
 import json
 
 import pytest
 
 import aoegrid as ag
-from aoegrid.export import area_record, foundry_template, map_record, validate
+from aoegrid.io.export import area_record, foundry_template, map_record, validate
 
 
 def hex_map():

@@ -13,8 +13,8 @@ import pytest
 
 import aoegrid as ag
 from aoegrid.cli import main
-from aoegrid.export import foundry_template, map_record, validate
 from aoegrid.io import Level, MapFileError, add_templates, read_foundry
+from aoegrid.io.export import foundry_template, map_record, validate
 
 
 def scene(**fields):

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import aoegrid as ag
-from aoegrid.gridless import Gridless
+from aoegrid.geometry.gridless import Gridless
 from aoegrid.io import MapFileError, load_map, read_foundry
 from aoegrid.io.foundry import foundry_token_hexes, hex_scene
 

@@ -57,7 +57,7 @@ def test_an_accepted_grid_can_be_queried_whole():
     """Every whole-map query stays within the bytes a square that max_cells() allows for."""
     import tracemalloc
 
-    from aoegrid.grid import QUERY_BYTES_PER_SQUARE, max_cells, memory_budget
+    from aoegrid.geometry.grid import QUERY_BYTES_PER_SQUARE, max_cells, memory_budget
 
     assert max_cells() == memory_budget() // QUERY_BYTES_PER_SQUARE
     n = 300

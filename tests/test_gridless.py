@@ -6,7 +6,7 @@ import shapely
 
 import aoegrid as ag
 from aoegrid.errors import AoegridWarning, InvalidTypeError, InvalidValueError, OffGridError
-from aoegrid.gridless import MAX_EXTENT, Gridless, OpenToken, frame_of, space_of
+from aoegrid.geometry.gridless import MAX_EXTENT, Gridless, OpenToken, frame_of, space_of
 
 
 def test_gridless_value_object():

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import aoegrid as ag
-from aoegrid.distance import measure, measure3
-from aoegrid.options import Diagonals
+from aoegrid.geometry.distance import measure, measure3
+from aoegrid.geometry.options import Diagonals
 
 GRID = ag.Grid(24, 24)
 PRESETS = ["starfinder", "pf2e", "sw5e", "savage-worlds"]
@@ -330,14 +330,14 @@ def test_pitch_zero_is_the_level_shape():
 
 @pytest.mark.parametrize("preset", ["starfinder", "pf2e", "savage-worlds", "sw5e"])
 def test_the_pitched_model_at_pitch_zero_sliced_at_the_origin_is_the_level_area(preset):
-    # The pitched solids, tested at pitch 0 (aoegrid.stencils.pitched_columns does
+    # The pitched solids, tested at pitch 0 (aoegrid.geometry.stencils.pitched_columns does
     # not look at the pitch's sign), give the level figures at the origin's
     # height and as a footprint: far-edge cones and lines, cones under the half
     # and touch rules (by their shadow's share), and lines under the touch rule,
     # square for square. (Under the half rule a pitched line is tested on each
     # square's centre, under the centre rule every pitched shape.)
-    from aoegrid.rules import resolve_rules
-    from aoegrid.stencils import _Origin, pitched_columns
+    from aoegrid.geometry.rules import resolve_rules
+    from aoegrid.geometry.stencils import _Origin, pitched_columns
 
     rules = resolve_rules(preset)
     inches = preset == "savage-worlds"
@@ -504,7 +504,7 @@ def test_the_vertical_extent_of_pitched_shapes_holds_every_slice():
 
 
 def test_pitched_records_carry_their_pitch_and_level_ones_do_not():
-    from aoegrid.export import area_record, foundry_template, validate
+    from aoegrid.io.export import area_record, foundry_template, validate
 
     g = ag.Grid(10, 10)
     level = area_record(ag.area(ag.Cone(30, "E"), at=(4, 4), on=g))

@@ -1,4 +1,4 @@
-"""Areas on hex grids (aoegrid.hexarea, aoegrid.hexcells): exact shares, the presets' counts, walls, spreads,
+"""Areas on hex grids (aoegrid.hexarea, aoegrid.board.hexcells): exact shares, the presets' counts, walls, spreads,
 cover and creatures."""
 
 import math
@@ -10,9 +10,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 import aoegrid as ag
+from aoegrid.board.hexcells import HEX_AREA, disk_polygon_area, fractions, hex_polygons
+from aoegrid.geometry.regions import ConvexPolygon, RoundedRect, Sector, Teardrop
 from aoegrid.hexarea import HexArea, nearest_corner
-from aoegrid.hexcells import HEX_AREA, disk_polygon_area, fractions, hex_polygons
-from aoegrid.regions import ConvexPolygon, RoundedRect, Sector, Teardrop
 
 
 def rows_of(mask):
@@ -330,7 +330,7 @@ def test_a_5e_cone_from_a_creature_leaves_it_out():
     g = ag.HexGrid(10, 10)
     ogre = ag.Token(4, 4, size="large", name="ogre")
     a = ag.area(ag.Cone(15, "E"), at=ogre, on=g, rules="5e")
-    assert not set(ag.battlemap.hex_footprint(g, ogre)) & hex_set(a)
+    assert not set(ag.board.battlemap.hex_footprint(g, ogre)) & hex_set(a)
     assert math.dist(a.origin, nearest_corner(g, a.origin)) < 1e-9
     b = ag.area(ag.Cone(15, "E"), at=ogre, on=g, rules="5e", include_origin=True)
     assert hex_set(a) <= hex_set(b)

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aoegrid.errors import AoegridError, InvalidTypeError, InvalidValueError
-from aoegrid.hexgrid import CIRCUMRADIUS, HexGrid
+from aoegrid.geometry.hexgrid import CIRCUMRADIUS, HexGrid
 
 LAYOUTS = [("pointy", "odd"), ("pointy", "even"), ("flat", "odd"), ("flat", "even")]
 SIZES = [(1, 1), (1, 4), (4, 1), (5, 4), (6, 7)]

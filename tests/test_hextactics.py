@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import aoegrid as ag
+from aoegrid.board.visibility import OriginOnWallError
 from aoegrid.hexarea import hex_area
 from aoegrid.hextactics import (
     HEX_DIRECTIONS,
@@ -20,7 +21,6 @@ from aoegrid.hextactics import (
     hex_placement_scores,
     hex_reachable,
 )
-from aoegrid.visibility import OriginOnWallError
 
 
 def edges(g, col, row, ks):
@@ -399,7 +399,7 @@ def test_cone_placements_equal_brute_force(battle, length):
 
 def test_the_public_functions_answer_on_hex_maps():
     """ag.best_placements, placement_scores, legal_origins, check_origin, in_range, reachable and path_distance
-    take a hex map and give the hex answers (aoegrid.lattice.answer), and ag.area checks a caster's placement."""
+    take a hex map and give the hex answers (aoegrid.geometry.lattice.answer), and ag.area checks a caster's placement."""
     g = ag.HexGrid(12, 7)
     orcs = [ag.Token(c, r, tags={"enemy"}, name=f"orc{n}") for n, (c, r) in enumerate([(7, 2), (8, 2), (7, 3)])]
     m = ag.BattleMap(g, walls=edges(g, 4, 1, [1, 2]), tokens=orcs)

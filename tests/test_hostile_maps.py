@@ -20,11 +20,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import aoegrid as ag
-from aoegrid._boxes import SegmentGrid
-from aoegrid.raster import Window
-from aoegrid.regions import EPS
-from aoegrid.visibility import visibility
-from aoegrid.walls import Channel, WallSet, clip, tidy
+from aoegrid.board._boxes import SegmentGrid
+from aoegrid.board.visibility import visibility
+from aoegrid.board.walls import Channel, WallSet, clip, tidy
+from aoegrid.geometry.raster import Window
+from aoegrid.geometry.regions import EPS
 
 
 def wall_set(m):
@@ -268,7 +268,7 @@ def zigzag_file(tmp_path, points):
 def test_walls_crossing_past_the_memory_budget_are_refused_before_splitting(monkeypatch, tmp_path):
     # 2**28 bytes hold 932,067 pieces of 288 bytes; the 5,000-point zigzag's 2.9 million
     # crossings make 5.9 million. Counted in a random order, the walls counted tell the total.
-    monkeypatch.setattr("aoegrid.walls.memory_budget", lambda: 2**28)
+    monkeypatch.setattr("aoegrid.board.walls.memory_budget", lambda: 2**28)
     path = zigzag_file(tmp_path, 5_000)
     m = ag.load_map(path)
     message = (r": the walls cross at least 558,589 times \(about 2,726,940 in all\): split there, they make "
@@ -288,9 +288,9 @@ def test_walls_crossing_past_the_memory_budget_are_refused_before_splitting(monk
 def test_walls_are_split_exactly_when_their_pieces_fit_the_budget(monkeypatch):
     # The 1,000-point zigzag splits into 999 + 2 * 117,737 pieces.
     walk = random_polyline(1000).tolist()
-    monkeypatch.setattr("aoegrid.walls.memory_budget", lambda: 236_473 * 288)
+    monkeypatch.setattr("aoegrid.board.walls.memory_budget", lambda: 236_473 * 288)
     assert len(wall_set(ag.BattleMap(ag.Grid(20, 20), walls=[walk])).segs) == 236_473
-    monkeypatch.setattr("aoegrid.walls.memory_budget", lambda: 236_472 * 288)
+    monkeypatch.setattr("aoegrid.board.walls.memory_budget", lambda: 236_472 * 288)
     # Every wall counted, the count is the whole (no "about").
     refused = (r"^the walls cross at least 117,737 times: split there, they make "
                r"236,473 pieces or more, more than the 236,472 that fit")
@@ -304,7 +304,7 @@ def test_walls_are_split_exactly_when_their_pieces_fit_the_budget(monkeypatch):
 def test_splitting_in_chunks_finds_every_crossing(monkeypatch):
     rows = [ag.Wall((0, k + 0.5), (60, k + 0.5)) for k in range(60)] + [ag.Wall((k + 0.5, 0), (k + 0.5, 60)) for k in range(60)]
     whole = WallSet.build(rows, Channel.EFFECT)
-    monkeypatch.setattr("aoegrid._boxes.BLOCK", 7)
+    monkeypatch.setattr("aoegrid.board._boxes.BLOCK", 7)
     chunked = WallSet.build(rows, Channel.EFFECT)
     # 120 lines, each cut by the 60 across it into 61 pieces.
     assert len(whole.segs) == len(chunked.segs) == 120 * 61

@@ -16,7 +16,7 @@ import pytest
 
 import aoegrid as ag
 import aoegrid.io as aio
-from aoegrid.export import map_record, validate
+from aoegrid.board.walls import Channel, WallKind
 from aoegrid.io import (
     Light,
     MapFileError,
@@ -27,7 +27,7 @@ from aoegrid.io import (
     read_text_map,
     read_uvtt,
 )
-from aoegrid.walls import Channel, WallKind
+from aoegrid.io.export import map_record, validate
 
 MAPS = Path(__file__).resolve().parent / "data"
 CAVE = MAPS / "cave-oganm.dd2vtt"

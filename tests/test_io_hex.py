@@ -5,9 +5,9 @@ import math
 import pytest
 
 import aoegrid as ag
+from aoegrid.board.walls import Channel
 from aoegrid.io import MapFileError, load_map, read_text_map
 from aoegrid.io.text import hex_text
-from aoegrid.walls import Channel
 
 RING = """\
 hex: {layout}

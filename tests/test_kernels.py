@@ -1,4 +1,4 @@
-"""The kernels (aoegrid._kernels): plain Python and compiled give the same answers to the bit, the
+"""The kernels (aoegrid.geometry._kernels): plain Python and compiled give the same answers to the bit, the
 choice between them follows the work, and aoegrid works without numba at all."""
 
 import contextlib
@@ -17,13 +17,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import aoegrid as ag
-from aoegrid import _kernels, _meets, _sweep
-from aoegrid._boxes import SegmentGrid
-from aoegrid._paths import cheapest_paths, shortest_paths, step_bits
-from aoegrid.options import Diagonals
-from aoegrid.raster import Window
-from aoegrid.spread import StepMasks, path_distance, step_costs
-from aoegrid.visibility import OriginOnWallError, visibility
+from aoegrid.board import _meets, _sweep
+from aoegrid.board._boxes import SegmentGrid
+from aoegrid.board._paths import cheapest_paths, shortest_paths, step_bits
+from aoegrid.board.spread import StepMasks, path_distance, step_costs
+from aoegrid.board.visibility import OriginOnWallError, visibility
+from aoegrid.geometry import _kernels
+from aoegrid.geometry.options import Diagonals
+from aoegrid.geometry.raster import Window
 
 compiled_too = pytest.mark.skipif(importlib.util.find_spec("numba") is None,
                                   reason="compares with the compiled kernels: needs numba (aoegrid[fast])")
@@ -84,8 +85,8 @@ def random_walls(rng, n, size):
 
 
 def sizes(kernel, unit=1.0):
-    """Sizes (of ``unit`` units of ``kernel``'s work) below, around and at where :func:`aoegrid._kernels.run`
-    compiles it at once (:data:`aoegrid._kernels.AT_ONCE_SECONDS` over its cost)."""
+    """Sizes (of ``unit`` units of ``kernel``'s work) below, around and at where :func:`aoegrid.geometry._kernels.run`
+    compiles it at once (:data:`aoegrid.geometry._kernels.AT_ONCE_SECONDS` over its cost)."""
     switch = _kernels.AT_ONCE_SECONDS / kernel.__cost__ / unit
     return st.sampled_from([3, 40, 400, int(switch / 4), int(switch)])
 
@@ -343,7 +344,8 @@ def test_small_maps_are_answered_without_importing_numba():
 def test_compiled_kernels_load_from_numbas_cache_in_a_new_process(tmp_path):
     code = textwrap.dedent("""
         import numpy as np
-        from aoegrid import _kernels, _meets
+        from aoegrid.geometry import _kernels
+        from aoegrid.board import _meets
         relations = _kernels.compiled(_meets)["relations"]
         relations(np.zeros(4), np.ones(4))
         print(len(relations.stats.cache_hits), len(relations.stats.cache_misses))

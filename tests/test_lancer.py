@@ -1,4 +1,4 @@
-"""Lancer's hex areas (aoegrid.lancer): exact hexes, counts, symmetry, walls, targets, and two peers."""
+"""Lancer's hex areas (aoegrid.effects.lancer): exact hexes, counts, symmetry, walls, targets, and two peers."""
 
 import dataclasses
 import math

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import aoegrid as ag
-from aoegrid.regions import EPS
+from aoegrid.geometry.regions import EPS
 
 #: Fractions may differ by rounding, no more.
 TOL = 1e-9

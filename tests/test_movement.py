@@ -13,9 +13,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import aoegrid as ag
-from aoegrid._kernels import run
-from aoegrid._paths import STEP_DX, STEP_DY, shortest_paths
-from aoegrid.spread import step_costs
+from aoegrid.board._paths import STEP_DX, STEP_DY, shortest_paths
+from aoegrid.board.spread import step_costs
+from aoegrid.geometry._kernels import run
 
 # The README's L-shaped corridor: two squares wide, east along y 2..4, then south down x 6..8.
 CORRIDOR = ag.walls_from([(0, 2), (8, 2), (8, 12)]) + ag.walls_from([(0, 4), (6, 4), (6, 12)])

@@ -8,7 +8,9 @@ from hypothesis import strategies as st
 
 import aoegrid as ag
 from aoegrid.errors import InvalidTypeError, InvalidValueError, OffGridError
-from aoegrid.gridless import Gridless, OpenToken
+from aoegrid.geometry.gridless import Gridless, OpenToken
+from aoegrid.geometry.options import Inclusion
+from aoegrid.geometry.rules import resolve_rules
 from aoegrid.openarea import (
     OpenArea,
     _lens,
@@ -19,8 +21,6 @@ from aoegrid.openarea import (
     rect_disk_area,
     spread_geometry,
 )
-from aoegrid.options import Inclusion
-from aoegrid.rules import resolve_rules
 
 TABLE = Gridless(60, 40)
 INCHES = Gridless(60, 40, units="in")

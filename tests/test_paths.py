@@ -1,4 +1,4 @@
-"""The spread path kernel (Dijkstra, aoegrid._paths) against a slow reference.
+"""The spread path kernel (Dijkstra, aoegrid.board._paths) against a slow reference.
 
 The reference is the Bellman-Ford relaxation spreads used before the kernel:
 whole-window sweeps until nothing changes. It lives only here.
@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from aoegrid.options import Diagonals
-from aoegrid.raster import Window
-from aoegrid.spread import _STEPS, path_distance
+from aoegrid.board.spread import _STEPS, path_distance
+from aoegrid.geometry.options import Diagonals
+from aoegrid.geometry.raster import Window
 
 ALL_RULES = list(Diagonals)
 
@@ -138,10 +138,10 @@ def test_limit_leaves_farther_squares_unreached():
 )
 def test_step_masks_by_block_match_one_tile_at_a_time(ends, ways, windows):
     """Blocks of tiles, scanned or indexed, give each tile's bits as a lone tile's build does."""
-    from aoegrid import spread
-    from aoegrid._paths import step_bits
-    from aoegrid.regions import EPS
-    from aoegrid.walls import clip
+    from aoegrid.board import spread
+    from aoegrid.board._paths import step_bits
+    from aoegrid.board.walls import clip
+    from aoegrid.geometry.regions import EPS
 
     segs = np.array(ends, dtype=np.float64)
     one_way = np.array(ways[: len(segs)], dtype=np.int8)
@@ -165,7 +165,7 @@ def test_step_masks_by_block_match_one_tile_at_a_time(ends, ways, windows):
 
 
 def test_a_first_window_builds_its_missing_tiles_in_one_block():
-    from aoegrid.spread import StepMasks
+    from aoegrid.board.spread import StepMasks
 
     masks = StepMasks(100, 100, np.array([[50.0, 0.0, 50.0, 100.0]]), np.zeros(1, np.int8))
     bits = masks.window(Window(40, 40, 30, 30))

@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Polygon
 
 import aoegrid as ag
-from aoegrid import plotting
+from aoegrid.show import plotting
 
 
 def by_label(artists, label):
@@ -116,7 +116,7 @@ def test_png_and_svg_output(tmp_path):
 
 def test_plotting_never_touches_pyplot():
     code = (
-        "import sys, aoegrid as ag, aoegrid.plotting as p; "
+        "import sys, aoegrid as ag, aoegrid.show.plotting as p; "
         "a = ag.area(ag.Sphere(10), at=(5, 5), on=ag.Grid(10, 10)); a._repr_png_(); "
         "print('matplotlib.pyplot' in sys.modules)"
     )
@@ -624,7 +624,7 @@ def test_a_section_of_a_cylinder_and_a_cone_along_its_axis():
 
 
 def test_a_section_of_a_pitched_cone_or_line_anywhere_is_its_solids_cut():
-    from aoegrid.stencils import _Origin, pitched_mesh
+    from aoegrid.geometry.stencils import _Origin, pitched_mesh
 
     g = ag.Grid(21, 21)
     # A 30-ft 5e cone straight up from (10, 10), cut along x through its apex: a triangle of half-angle

@@ -13,9 +13,9 @@ from matplotlib.patches import Circle
 from PIL import Image
 
 import aoegrid as ag
-from aoegrid import hexplot
 from aoegrid.errors import GridMismatchError, InvalidValueError
-from aoegrid.plotting import save
+from aoegrid.show import hexplot
+from aoegrid.show.plotting import save
 
 
 def by_label(artists, label):
@@ -48,7 +48,7 @@ def walled_map():
 
 def test_import_aoegrid_loads_no_matplotlib_and_hexplot_no_pyplot():
     code = ("import sys, aoegrid; a = sorted(m for m in sys.modules if m.startswith('matplotlib')); "
-            "import aoegrid.hexplot; b = [m for m in sys.modules if m == 'matplotlib.pyplot']; print(a, b)")
+            "import aoegrid.show.hexplot; b = [m for m in sys.modules if m == 'matplotlib.pyplot']; print(a, b)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
     assert done.stdout.strip() == "[] []"
 
@@ -148,10 +148,10 @@ def test_affected_tokens_are_ringed_red_and_the_map_keeps_its_wall_styles():
                                   ag.Wall((2.0, 7.0), (4.0, 7.0), kind="door", open=True)],
                      tokens=[ag.Token(3, 3, name="orc"), ag.Token(10, 7, name="imp")])
     drawn = hexplot.plot_hex_area(ag.area(ag.Sphere(20), at=CORNER, on=m, rules="starfinder"))
-    walls = {x.get_label(): x for x in drawn if isinstance(x, LineCollection) and x.get_label() in ag.plotting.WALL_STYLES}
+    walls = {x.get_label(): x for x in drawn if isinstance(x, LineCollection) and x.get_label() in ag.show.plotting.WALL_STYLES}
     assert set(walls) == {"wall", "door", "open door"}
     assert walls["door"].get_segments()[0].tolist() == [[7.0, 3.0], [7.0, 5.5]]
-    assert tuple(walls["door"].get_color()[0]) == pytest.approx(to_rgba(ag.plotting.WALL_STYLES["door"][0]))
+    assert tuple(walls["door"].get_color()[0]) == pytest.approx(to_rgba(ag.show.plotting.WALL_STYLES["door"][0]))
     orc, imp = by_label(drawn, "token orc (affected)"), by_label(drawn, "token imp")
     assert tuple(orc.get_edgecolor()) == pytest.approx(to_rgba("#d62728"))
     assert tuple(imp.get_edgecolor()) == pytest.approx(to_rgba("#333333"))
@@ -223,7 +223,7 @@ def test_png_bytes_of_a_map_and_of_an_area():
 
 def test_refusals_name_what_was_given():
     square = ag.area(ag.Sphere(10), at=(5, 5), on=ag.Grid(10, 10))
-    with pytest.raises(InvalidValueError, match=r"plot_hex_area draws on an aoegrid.HexGrid .*got Grid\(width=10, height=10.*: aoegrid.plotting draws square"):
+    with pytest.raises(InvalidValueError, match=r"plot_hex_area draws on an aoegrid.HexGrid .*got Grid\(width=10, height=10.*: aoegrid.show.plotting draws square"):
         hexplot.plot_hex_area(square)
     with pytest.raises(InvalidValueError, match=r"plot_hex_area draws what aoegrid.area gives on a HexGrid, got 'fireball'"):
         hexplot.plot_hex_area("fireball")

@@ -14,10 +14,10 @@ from matplotlib.patches import Circle, PathPatch, Rectangle
 from PIL import Image
 
 import aoegrid as ag
-from aoegrid import openplot
+from aoegrid.effects.savage_worlds import CONE, MEDIUM_BLAST
 from aoegrid.errors import GridMismatchError, InvalidValueError
 from aoegrid.openarea import open_area
-from aoegrid.savage_worlds import CONE, MEDIUM_BLAST
+from aoegrid.show import openplot
 
 TABLE = ag.Gridless(60, 40)
 INCHES = ag.Gridless(24, 16, units="in")
@@ -44,7 +44,7 @@ def walled_map():
 
 def test_import_aoegrid_loads_no_matplotlib_and_openplot_no_pyplot():
     code = ("import sys, aoegrid; a = sorted(m for m in sys.modules if m.startswith('matplotlib')); "
-            "import aoegrid.openplot; b = [m for m in sys.modules if m == 'matplotlib.pyplot']; print(a, b)")
+            "import aoegrid.show.openplot; b = [m for m in sys.modules if m == 'matplotlib.pyplot']; print(a, b)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
     assert done.stdout.strip() == "[] []"
 

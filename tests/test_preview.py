@@ -1,4 +1,4 @@
-"""Pictures drawn straight onto pixels (aoegrid.preview): what the pixels show, the layout, bad input."""
+"""Pictures drawn straight onto pixels (aoegrid.show.preview): what the pixels show, the layout, bad input."""
 
 import io
 
@@ -7,8 +7,8 @@ import pytest
 from PIL import Image
 
 import aoegrid as ag
-from aoegrid import plotting, preview
 from aoegrid.io import demo_map
+from aoegrid.show import plotting, preview
 
 SCALE = 20  # pixels a square in these tests
 LEFT, TOP = 20, 10 + 45  # the first panel's top left corner without a title: margin, then the heading band

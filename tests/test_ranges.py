@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import aoegrid as ag
-from aoegrid.ranges import Range, check_shape_range
+from aoegrid.effects.ranges import Range, check_shape_range
 
 
 @pytest.mark.parametrize(
@@ -277,7 +277,7 @@ def _random_walls(seed, finite):
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize(("rules", "need"), [("starfinder", None), ("starfinder", "sight"), ("pf2e", "both")])
 def test_origin_lines_in_three_dimensions_against_the_plane(seed, rules, need):
-    from aoegrid.ranges import _search_origins, caster_space, origin_lattice, resolve_rules
+    from aoegrid.effects.ranges import _search_origins, caster_space, origin_lattice, resolve_rules
 
     grid = ag.Grid(12, 12)
     caster = ag.Token(int(seed % 3), int(seed % 4), elevation=float(5 * (seed % 2)))

@@ -8,8 +8,8 @@ import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from aoegrid.raster import Window, coverage, ray_crossing, threshold_mask
-from aoegrid.regions import ConvexPolygon, RoundedRect, Sector, Teardrop
+from aoegrid.geometry.raster import Window, coverage, ray_crossing, threshold_mask
+from aoegrid.geometry.regions import ConvexPolygon, RoundedRect, Sector, Teardrop
 
 coords = st.floats(-6, 6, allow_nan=False).map(lambda v: round(v, 3))
 
@@ -106,7 +106,7 @@ def test_threshold_mask_agrees_with_direct_evaluation():
 @settings(max_examples=80, deadline=None)
 @given(coords, coords, st.floats(0.05, 6))
 def test_closed_form_disk_area_matches_the_rasteriser(cx, cy, r):
-    from aoegrid.raster import disk_rect_area
+    from aoegrid.geometry.raster import disk_rect_area
 
     window = Window(-12, -12, 24, 24)
     xs = np.arange(-12, 12, dtype=float)[None, :] - cx

@@ -5,8 +5,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import aoegrid as ag
-from aoegrid.cover import grade
-from aoegrid.walls import Channel
+from aoegrid.board.walls import Channel
+from aoegrid.geometry.cover import grade
 
 N = 12
 

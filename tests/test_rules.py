@@ -1,7 +1,7 @@
 import pytest
 
 import aoegrid as ag
-from aoegrid.rules import resolve_rules
+from aoegrid.geometry.rules import resolve_rules
 
 
 def test_presets_and_aliases():

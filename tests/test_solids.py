@@ -9,10 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import aoegrid as ag
-from aoegrid._solids import GAP, cone_mesh, shares
-from aoegrid.options import ConeKind
-from aoegrid.rules import resolve_rules
-from aoegrid.stencils import _Origin, pitched_columns
+from aoegrid.geometry._solids import GAP, cone_mesh, shares
+from aoegrid.geometry.options import ConeKind
+from aoegrid.geometry.rules import resolve_rules
+from aoegrid.geometry.stencils import _Origin, pitched_columns
 
 DIRECTIONS = [0, 10, 30, 45, 60, 90, 135, 200, 290, 333]
 

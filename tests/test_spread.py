@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from tests.conftest import mirrored
 
 import aoegrid as ag
-from aoegrid.raster import Window
+from aoegrid.geometry.raster import Window
 
 N = 10
 INCH = ag.Grid(N, N, units="in")
@@ -199,8 +199,8 @@ def test_a_5e_cone_spread_reaches_a_far_corner_round_a_wall():
 def test_step_bits_by_tile_match_a_direct_test_of_every_step():
     import shapely
 
-    from aoegrid.regions import EPS
-    from aoegrid.spread import _STEPS, StepMasks
+    from aoegrid.board.spread import _STEPS, StepMasks
+    from aoegrid.geometry.regions import EPS
 
     rng = np.random.default_rng(3)
     ends = np.round(rng.uniform(-2, 13, size=(12, 4)) * 2) / 2  # ends on half squares: many exact touches
@@ -221,7 +221,7 @@ def test_step_bits_by_tile_match_a_direct_test_of_every_step():
 
 
 def test_a_one_way_wall_bars_only_steps_from_its_blocking_side():
-    from aoegrid.spread import StepMasks
+    from aoegrid.board.spread import StepMasks
 
     # From (5, 0) down to (5, 4): its right, looking along it, is west (x < 5).
     masks = StepMasks(10, 4, np.array([[5.0, 0.0, 5.0, 4.0]]), np.array([1], np.int8))

@@ -10,9 +10,9 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 import aoegrid as ag
-from aoegrid.directions import unit_vector
-from aoegrid.distance import measure
-from aoegrid.raster import (
+from aoegrid.geometry.directions import unit_vector
+from aoegrid.geometry.distance import measure
+from aoegrid.geometry.raster import (
     Window,
     center_offsets,
     coverage,
@@ -21,9 +21,9 @@ from aoegrid.raster import (
     near_offsets,
     threshold_mask,
 )
-from aoegrid.regions import EPS, RoundedRect
-from aoegrid.rules import PF2E, STARFINDER, SW5E
-from aoegrid.stencils import (
+from aoegrid.geometry.regions import EPS, RoundedRect
+from aoegrid.geometry.rules import PF2E, STARFINDER, SW5E
+from aoegrid.geometry.stencils import (
     _cone_region,
     _Origin,
     _rasterize,
@@ -31,7 +31,7 @@ from aoegrid.stencils import (
     _thin_squares,
     shape_extent,
 )
-from aoegrid.tokens import SIZES
+from aoegrid.geometry.tokens import SIZES
 
 GRID = ag.Grid(80, 80)
 

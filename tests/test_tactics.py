@@ -10,9 +10,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import aoegrid as ag
-from aoegrid.distance import measure3
-from aoegrid.rules import resolve_rules
-from aoegrid.tactics import DIRECTIONS
+from aoegrid.geometry.distance import measure3
+from aoegrid.geometry.rules import resolve_rules
+from aoegrid.planning.tactics import DIRECTIONS
 
 # --- brute force: ag.area + .tokens() at every legal origin ------------------
 

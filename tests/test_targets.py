@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import aoegrid as ag
-from aoegrid import export
+from aoegrid.io import export
 
 GRID = ag.Grid(30, 30)
 

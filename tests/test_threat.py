@@ -9,7 +9,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import aoegrid as ag
-from aoegrid.tactics import DIRECTIONS
+from aoegrid.planning.tactics import DIRECTIONS
 
 
 def digits(text):
@@ -411,7 +411,7 @@ def test_cone_directions_must_be_a_collection(walled):
 def test_plot_threat_shades_by_count_and_marks_the_casters():
     from matplotlib.collections import PolyCollection
 
-    from aoegrid.plotting import plot_threat
+    from aoegrid.show.plotting import plot_threat
 
     cave = ag.demo_map()
     urg, pip = ag.Token(11, 8, name="Urg", tags={"enemy"}), ag.Token(16, 15, name="Pip", tags={"enemy"})

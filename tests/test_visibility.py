@@ -9,10 +9,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import aoegrid as ag
-from aoegrid.raster import Window, coverage
-from aoegrid.regions import Outline
-from aoegrid.visibility import visibility
-from aoegrid.walls import Channel, WallSet
+from aoegrid.board.visibility import visibility
+from aoegrid.board.walls import Channel, WallSet
+from aoegrid.geometry.raster import Window, coverage
+from aoegrid.geometry.regions import Outline
 
 N = 16
 ANY = ag.Rules(origin="any", units="ft")
@@ -320,7 +320,7 @@ def test_sure_lines_agree_with_the_polygons(walls, starts, end):
     Starts on half squares and those points nudged by 1e-6 (a space's corners, as lines of effect start
     from them), ends on half squares: lines through wall ends, along walls, and starts on walls abound.
     """
-    from aoegrid.visibility import lines_surely
+    from aoegrid.board.visibility import lines_surely
 
     noded = WallSet.build([ag.Wall(s[:2], s[2:], one_way=w) for s, w in walls], Channel.EFFECT)
     pts = np.array([(x / 2 + dx, y / 2 + dy) for x, y in starts for dx, dy in [(0, 0), (1e-6, 1e-6), (-1e-6, 1e-6)]])

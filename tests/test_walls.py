@@ -10,7 +10,7 @@ import pytest
 import shapely
 
 import aoegrid as ag
-from aoegrid.walls import PIECE_BYTES, Channel, WallSet
+from aoegrid.board.walls import PIECE_BYTES, Channel, WallSet
 
 
 def room(x0, y0, x1, y1, **kw):
@@ -235,7 +235,7 @@ def test_walls_need_a_map():
 
 
 def test_cover_names():
-    from aoegrid.cover import GRADES
+    from aoegrid.geometry.cover import GRADES
 
     assert GRADES[ag.CoverRule.ANY_CORNER][ag.Cover.PARTIAL][0] == "cover"
     assert GRADES[ag.CoverRule.CORNER_COUNT][ag.Cover.THREE_QUARTERS] == ("three-quarters cover", "+5 AC and Dexterity saves")

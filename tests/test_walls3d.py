@@ -12,8 +12,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import aoegrid as ag
-from aoegrid.heights import blocked
-from aoegrid.result import sample_heights
+from aoegrid.board.heights import blocked
+from aoegrid.effects.result import sample_heights
 
 GRID = ag.Grid(20, 20)
 
@@ -189,7 +189,7 @@ def ignores_walls(shape_area):
 def exactly_clear(p, q, walls, floors):
     """Whether the segment ``p -> q`` (exact rationals) is blocked by none of ``walls`` (two-way) or ``floors``.
 
-    The documented rules, wall by wall in exact arithmetic (independent of :mod:`aoegrid.heights`): a
+    The documented rules, wall by wall in exact arithmetic (independent of :mod:`aoegrid.board.heights`): a
     proper crossing at a height the wall spans blocks, and so does passing, strictly inside the
     segment, through an end shared by walls spanning its height there whose other ends lie on both
     sides of it; a floor blocks where the segment crosses its plane strictly inside the polygon.

@@ -18,10 +18,26 @@ Examples
 
 from typing import TYPE_CHECKING
 
+from aoegrid import _aliases
 from aoegrid.area import Area, area
-from aoegrid.battlemap import line_of_effect
-from aoegrid.cover import Cover, CoverRule
-from aoegrid.distance import distance
+from aoegrid.board.battlemap import line_of_effect
+from aoegrid.board.floors import Floor
+from aoegrid.board.visibility import OriginOnWallError
+from aoegrid.board.walls import Wall, walls_from
+from aoegrid.effects.movement import Reach, path_distance, reachable
+from aoegrid.effects.ranges import (
+    OriginCheck,
+    Origins,
+    Range,
+    RangeKind,
+    can_target,
+    check_origin,
+    clip_to_range,
+    in_range,
+    legal_origins,
+    touch_targets,
+)
+from aoegrid.effects.targets import Membership, Reached
 from aoegrid.errors import (
     AoegridError,
     AoegridWarning,
@@ -32,13 +48,12 @@ from aoegrid.errors import (
     InvalidValueError,
     OffGridError,
 )
-from aoegrid.floors import Floor
-from aoegrid.grid import Grid
-from aoegrid.gridless import Gridless, OpenToken
-from aoegrid.hexgrid import HexGrid
-from aoegrid.maps import BattleMap
-from aoegrid.movement import Reach, path_distance, reachable
-from aoegrid.options import (
+from aoegrid.geometry.cover import Cover, CoverRule
+from aoegrid.geometry.distance import distance
+from aoegrid.geometry.grid import Grid
+from aoegrid.geometry.gridless import Gridless, OpenToken
+from aoegrid.geometry.hexgrid import HexGrid
+from aoegrid.geometry.options import (
     Anchor,
     ConeKind,
     CornerRule,
@@ -53,24 +68,14 @@ from aoegrid.options import (
     TerrainCost,
     Through,
 )
-from aoegrid.ranges import (
-    OriginCheck,
-    Origins,
-    Range,
-    RangeKind,
-    can_target,
-    check_origin,
-    clip_to_range,
-    in_range,
-    legal_origins,
-    touch_targets,
-)
-from aoegrid.rules import PRESETS, Rules
-from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shapable, Sphere
-from aoegrid.targets import Membership, Reached
-from aoegrid.tokens import SIZES, Space, Token
-from aoegrid.visibility import OriginOnWallError
-from aoegrid.walls import Wall, walls_from
+from aoegrid.geometry.rules import PRESETS, Rules
+from aoegrid.geometry.shapes import Cone, Cube, Cylinder, Line, Shapable, Sphere
+from aoegrid.geometry.tokens import SIZES, Space, Token
+from aoegrid.maps import BattleMap
+
+# The modules moved into folders by layer; their old paths (``aoegrid.<old name>``) still
+# import, as the same module objects (see _aliases.py).
+_aliases.install()
 
 __version__ = "0.1.0"
 
@@ -85,19 +90,19 @@ _LAZY = {
     "read_foundry": "aoegrid.io",
     "read_text_map": "aoegrid.io",
     "read_uvtt": "aoegrid.io",
-    "Candidate": "aoegrid.tactics",
-    "Placement": "aoegrid.tactics",
-    "best_placements": "aoegrid.tactics",
-    "placement_scores": "aoegrid.tactics",
-    "Threat": "aoegrid.threat",
-    "threat_map": "aoegrid.threat",
+    "Candidate": "aoegrid.planning.tactics",
+    "Placement": "aoegrid.planning.tactics",
+    "best_placements": "aoegrid.planning.tactics",
+    "placement_scores": "aoegrid.planning.tactics",
+    "Threat": "aoegrid.planning.threat",
+    "threat_map": "aoegrid.planning.threat",
     "open_area": "aoegrid.openarea",
     "open_best_placements": "aoegrid.openarea",
 }
 _LAZY_MODULES = ("lancer", "savage_worlds", "sw5e")
 
 if TYPE_CHECKING:
-    from aoegrid import lancer, savage_worlds, sw5e
+    from aoegrid.effects import lancer, savage_worlds, sw5e
     from aoegrid.explorer import explore
     from aoegrid.io import (
         MapFileError,
@@ -109,8 +114,8 @@ if TYPE_CHECKING:
         read_uvtt,
     )
     from aoegrid.openarea import open_area, open_best_placements
-    from aoegrid.tactics import Candidate, Placement, best_placements, placement_scores
-    from aoegrid.threat import Threat, threat_map
+    from aoegrid.planning.tactics import Candidate, Placement, best_placements, placement_scores
+    from aoegrid.planning.threat import Threat, threat_map
 else:
 
     def __getattr__(name: str):
@@ -118,8 +123,8 @@ else:
 
         if name in _LAZY:
             value = getattr(importlib.import_module(_LAZY[name]), name)
-        elif name in _LAZY_MODULES:
-            value = importlib.import_module(f"aoegrid.{name}")
+        elif name in _LAZY_MODULES or name in _aliases.MOVED:  # old module paths too
+            value = importlib.import_module(_aliases.MOVED.get(name, f"aoegrid.{name}"))
         else:
             raise AttributeError(f"module 'aoegrid' has no attribute {name!r}")
         globals()[name] = value  # later lookups are plain attribute reads

@@ -1,9 +1,9 @@
 """Areas: which squares an effect covers, and whom it reaches.
 
 :func:`area` is the entry point; it returns an :class:`Area`: the lazily
-computed squares of :mod:`aoegrid.result`, built by :mod:`aoegrid.build`,
-with creature queries (:mod:`aoegrid.targets`) and pictures
-(:mod:`aoegrid.plotting`, :mod:`aoegrid.text`) layered on top.
+computed squares of :mod:`aoegrid.effects.result`, built by :mod:`aoegrid.effects.build`,
+with creature queries (:mod:`aoegrid.effects.targets`) and pictures
+(:mod:`aoegrid.show.plotting`, :mod:`aoegrid.show.text`) layered on top.
 """
 
 from __future__ import annotations
@@ -11,19 +11,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from aoegrid.battlemap import BattleMapCore
-from aoegrid.build import build_area
+from aoegrid.board.battlemap import BattleMapCore
+from aoegrid.effects.build import build_area
+from aoegrid.effects.ranges import Range, check_origin
+from aoegrid.effects.result import AreaCore
+from aoegrid.effects.targets import Reached, reached
 from aoegrid.errors import IllegalOriginError, InvalidTypeError, InvalidValueError
-from aoegrid.grid import Grid
-from aoegrid.gridless import Gridless
-from aoegrid.hexgrid import HexGrid
-from aoegrid.options import Mode
-from aoegrid.ranges import Range, check_origin
-from aoegrid.result import AreaCore
-from aoegrid.rules import Rules
-from aoegrid.shapes import Shape
-from aoegrid.targets import Reached, reached
-from aoegrid.tokens import Space, Token
+from aoegrid.geometry.grid import Grid
+from aoegrid.geometry.gridless import Gridless
+from aoegrid.geometry.hexgrid import HexGrid
+from aoegrid.geometry.options import Mode
+from aoegrid.geometry.rules import Rules
+from aoegrid.geometry.shapes import Shape
+from aoegrid.geometry.tokens import Space, Token
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -80,7 +80,7 @@ def area(
         rules (5e leaves the caster out of its own cone, cube and line).
     caster : (x, y), Token or Space, optional
         Who places the effect (a point stands for its square). The placement
-        is then checked as :func:`aoegrid.ranges.check_origin` checks it:
+        is then checked as :func:`aoegrid.effects.ranges.check_origin` checks it:
         the caster needs line of effect to the point of origin from some
         point of its space (line of sight under Savage Worlds), the point
         may not lie inside a wall, and a cone or line starts at its caster
@@ -91,7 +91,7 @@ def area(
         obstruction, the point of origin comes into being on the near side
         of that obstruction"), is legal and moves to the wall's near side:
         where the straight line from the centre of the caster's space first
-        meets it (:func:`aoegrid.build.near_side`).
+        meets it (:func:`aoegrid.effects.build.near_side`).
     elevation : float
         Height of the point of origin above the ground, in the grid's unit,
         for creatures above or below it (:meth:`Area.tokens`) and slices
@@ -101,11 +101,11 @@ def area(
         rests on it (its bottom face); a line and a shapable area are bands
         centred on it.
     range : Range or float, optional
-        With ``caster``: the effect's range (a :class:`~aoegrid.ranges.Range`
+        With ``caster``: the effect's range (a :class:`~aoegrid.effects.ranges.Range`
         or feet), from the caster's space to the point chosen (under 5e, the
         point chosen, not the near side it may move to), at ``elevation``: in
         three dimensions from the caster's prism
-        (:func:`aoegrid.ranges.in_range`). ``None`` places no
+        (:func:`aoegrid.effects.ranges.in_range`). ``None`` places no
         limit; the other checks still apply.
 
     Returns
@@ -183,7 +183,7 @@ def area(
 class Area(AreaCore):
     """A set of squares on a grid, with how it was made.
 
-    What :func:`area` returns: an :class:`~aoegrid.result.AreaCore` (computed
+    What :func:`area` returns: an :class:`~aoegrid.effects.result.AreaCore` (computed
     lazily: walls, cover grades, sight and paths only when read) with the
     creatures it reaches, moving, and pictures on top.
 
@@ -195,7 +195,7 @@ class Area(AreaCore):
     square of its shape (``shape_mask``), how much of it the origin reaches:
     ``visible`` (exact fraction of the square a straight line from the origin
     reaches, NaN off the shape), ``cover`` (the rules' cover grade, see
-    :class:`aoegrid.cover.Cover`; -1 off the shape), the same for line of
+    :class:`aoegrid.geometry.cover.Cover`; -1 off the shape), the same for line of
     sight (``sight_visible``, ``sight_cover``), and for spreads
     ``path_distance`` (in the grid's unit, ``inf`` where the spread cannot
     go).
@@ -219,7 +219,7 @@ class Area(AreaCore):
     def tokens(self, tokens: Iterable[Token] | None = None, **options: Any) -> list[Reached]:
         """The creatures this area reaches, nearest first, each with its cover.
 
-        ``tokens`` defaults to the map's. See :func:`aoegrid.targets.reached`
+        ``tokens`` defaults to the map's. See :func:`aoegrid.effects.targets.reached`
         for the options (``membership``, ``where``, ``tags``, ``exclude``,
         ``limit``).
         """
@@ -279,7 +279,7 @@ class Area(AreaCore):
         return [t for k, t in now.items() if k not in before], [t for k, t in before.items() if k not in now]
 
     def plot(self, ax: Axes | None = None, **kw: Any) -> Axes:
-        """Draw the area on its map (:func:`aoegrid.plotting.plot_area`, same options) and return the Axes.
+        """Draw the area on its map (:func:`aoegrid.show.plotting.plot_area`, same options) and return the Axes.
 
         As geopandas' ``GeoDataFrame.plot``: pass an Axes to draw on it, or
         get a new one (on a new Figure, not pyplot's).
@@ -292,23 +292,23 @@ class Area(AreaCore):
         ['area (12 squares)', 'shape', 'origin']
         """
         # The pictures' module is loaded when a picture is asked for.
-        from aoegrid.plotting import plot_area
+        from aoegrid.show.plotting import plot_area
 
         return plot_area(self, ax, **kw).ax
 
     def _repr_png_(self) -> bytes:
         """The picture Jupyter shows (drawn without touching pyplot's state)."""
-        from aoegrid.plotting import png_bytes
+        from aoegrid.show.plotting import png_bytes
 
         return png_bytes(self)
 
     def _repr_html_(self) -> str:
-        """An inline SVG of the picture, each covered square with a tooltip (:func:`aoegrid.plotting.html_of`).
+        """An inline SVG of the picture, each covered square with a tooltip (:func:`aoegrid.show.plotting.html_of`).
 
         The tooltip (``<title>``) gives the square, its visible fraction, its
         cover and its distance from the origin; it needs no kernel or script.
         """
-        from aoegrid.plotting import html_of
+        from aoegrid.show.plotting import html_of
 
         return html_of(self)
 
@@ -316,9 +316,9 @@ class Area(AreaCore):
         """A text picture: ``#`` covered, ``.`` not, the origin marked.
 
         ``margin=None`` draws the whole grid; a number draws the area and its
-        origin with that many squares around. See :func:`aoegrid.text.render`.
+        origin with that many squares around. See :func:`aoegrid.show.text.render`.
         """
-        from aoegrid.text import render
+        from aoegrid.show.text import render
 
         return render(self, margin=margin)
 

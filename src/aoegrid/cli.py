@@ -28,10 +28,21 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
-from aoegrid import __version__, savage_worlds
+from aoegrid import __version__
 from aoegrid.area import Area, area
+from aoegrid.effects import savage_worlds
+from aoegrid.effects.ranges import Range
 from aoegrid.errors import AoegridError, AoegridWarning, InvalidValueError
-from aoegrid.export import (
+from aoegrid.geometry.grid import DEFAULT_SQUARE, Grid, memory_budget
+from aoegrid.geometry.gridless import Gridless
+from aoegrid.geometry.hexgrid import HexGrid
+from aoegrid.geometry.lattice import Lattice
+from aoegrid.geometry.options import OriginPoint
+from aoegrid.geometry.rules import PRESETS, resolve_rules
+from aoegrid.geometry.shapes import Cone, Cube, Cylinder, Line, Shape, Sphere, _pitch
+from aoegrid.geometry.tokens import Token
+from aoegrid.hexarea import HexArea, nearest_corner
+from aoegrid.io.export import (
     area_record,
     batch_record,
     error_record,
@@ -39,18 +50,8 @@ from aoegrid.export import (
     placement_record,
     threat_record,
 )
-from aoegrid.grid import DEFAULT_SQUARE, Grid, memory_budget
-from aoegrid.gridless import Gridless
-from aoegrid.hexarea import HexArea, nearest_corner
-from aoegrid.hexgrid import HexGrid
-from aoegrid.lattice import Lattice
 from aoegrid.maps import BattleMap
 from aoegrid.openarea import OpenArea
-from aoegrid.options import OriginPoint
-from aoegrid.ranges import Range
-from aoegrid.rules import PRESETS, resolve_rules
-from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shape, Sphere, _pitch
-from aoegrid.tokens import Token
 
 SHAPES = ("sphere", "cylinder", "cone", "line", "cube")
 #: Savage Worlds templates by their command-line names (measured in inches: ``--units in``).
@@ -380,7 +381,7 @@ def _write_picture(obj: Any, path: str, force: bool, stdout: _Stdout, scale: flo
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    from aoegrid import plotting
+    from aoegrid.show import plotting
 
     target = None if path == "-" else _new_file(path, force)
     if target is not None and (target.is_file() or not target.exists()):
@@ -436,8 +437,8 @@ def demo(out: str | None = None, *, force: bool = False, stdout: TextIO | None =
     existing ``out`` is overwritten only with ``force``; ``-`` writes the PNG
     to ``stdout``.
     """
-    from aoegrid import preview
     from aoegrid.io import demo_map
+    from aoegrid.show import preview
 
     target = out if out else str(_free_name(Path("aoegrid-demo.png")))
     if target != "-":
@@ -463,7 +464,7 @@ def demo(out: str | None = None, *, force: bool = False, stdout: TextIO | None =
             names.append(f"{name} {label}: {_plural(len(a), 'square')}")
             counts.append(f"{label} {len(a):3d}")
         lines.append(f"{name:14s} " + "   ".join(counts))
-    # Drawn straight onto pixels (aoegrid.preview): importing matplotlib alone would take longer.
+    # Drawn straight onto pixels (aoegrid.show.preview): importing matplotlib alone would take longer.
     png = preview.png(preview.panels(panels, columns=3, names=names, title=(
         f"A 15-ft burst, a 30-ft cone and a 15-ft spread from {at} on the bundled cave map, under each preset")))
     if target == "-":
@@ -478,14 +479,14 @@ def _default_scale(scale: float | None, grid: Lattice) -> float:
     if scale is not None:
         return scale
     if isinstance(grid, HexGrid):
-        from aoegrid.hexplot import default_hex_scale
+        from aoegrid.show.hexplot import default_hex_scale
 
         return default_hex_scale(grid)
     if isinstance(grid, Gridless):
-        from aoegrid.openplot import default_open_scale
+        from aoegrid.show.openplot import default_open_scale
 
         return default_open_scale(grid)
-    from aoegrid.plotting import default_scale
+    from aoegrid.show.plotting import default_scale
 
     assert isinstance(grid, Grid)
     return default_scale(grid)
@@ -540,9 +541,9 @@ def _board_area(args: argparse.Namespace, stdout: _Stdout, m: BattleMap, shape: 
     head = _board_head(a, name)
     if args.output:
         if isinstance(a, HexArea):
-            from aoegrid.hexplot import plot_hex_area as draw
+            from aoegrid.show.hexplot import plot_hex_area as draw
         else:
-            from aoegrid.openplot import plot_open_area as draw
+            from aoegrid.show.openplot import plot_open_area as draw
         drawn = draw(a, legend=True, title=head, scale=scale or _scale(_default_scale(None, grid), grid))
         _write_picture(drawn.figure, args.output, args.force, stdout)
     _write_records(args, a, m, stdout)
@@ -969,7 +970,7 @@ def _read_tokens(path: str, grid: Grid | HexGrid) -> list[Token]:
             token = Token(_whole(row, "x"), _whole(row, "y"), int(size_text) if size_text.isdigit() else size_text,
                           name=(row.get("name") or "").strip() or None, tags=tags)
             if isinstance(grid, HexGrid):
-                from aoegrid.battlemap import hex_footprint
+                from aoegrid.board.battlemap import hex_footprint
 
                 off = [h for h in hex_footprint(grid, token) if not grid.contains(*h)]
                 if off:
@@ -1076,8 +1077,8 @@ def _count(n: int, noun: str) -> str:
 def _unreachable(shape: Any, options: dict[str, Any], aimed: bool, plans: Sequence[Any]) -> str:
     """Why no placement reaches a creature to hit: how many origins were legal, and why the rest were not
     (after a move: from how many squares)."""
-    from aoegrid.movement import reachable
-    from aoegrid.ranges import legal_origins
+    from aoegrid.effects.movement import reachable
+    from aoegrid.effects.ranges import legal_origins
 
     avoiding = " without reaching too many to avoid" if options["avoid"] is not None else ""
     move = options.get("move")
@@ -1151,9 +1152,9 @@ def _steps(p: Any) -> str:
 def _best_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> str:
     from matplotlib.figure import Figure
 
-    from aoegrid import plotting
-    from aoegrid.directions import parse_direction
-    from aoegrid.tactics import best_placements, placement_scores
+    from aoegrid.geometry.directions import parse_direction
+    from aoegrid.planning.tactics import best_placements, placement_scores
+    from aoegrid.show import plotting
 
     m = _load(args.map, args.units)
     if m.grid.kind == "gridless":
@@ -1295,7 +1296,7 @@ def _raised(elevation: list[float] | float, pitches: list[float] | None, units: 
 
 
 def _threat_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> str:
-    from aoegrid.threat import threat_map
+    from aoegrid.planning.threat import threat_map
 
     m = _load(args.map, args.units)
     if m.grid.kind != "square":
@@ -1349,7 +1350,7 @@ def _threat_command(args: argparse.Namespace, stdout: _Stdout, err: TextIO) -> s
     lines = [head, reached]
     lines += [f"  {label}: {_plural(int(mask.sum()), 'square')}" for label, mask in t.by_caster.items()]
     if args.output:
-        from aoegrid import plotting
+        from aoegrid.show import plotting
 
         title = f"{shape.name} {_size_of(shape):g} {units}: where {', '.join(t.by_caster)} can reach a creature"
         # The heights on a line of their own: the title is centred over the map and a small map is narrow.

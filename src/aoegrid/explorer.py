@@ -2,8 +2,8 @@
 
 ``aoegrid.explore(on)`` (this module's :func:`explore`, loaded on first call)
 returns an :class:`Explorer`, a Jupyter widget: the map as
-:mod:`aoegrid.plotting` draws it; a click places the point of origin, snapped
-to the points the searches look at (:func:`aoegrid.ranges.origin_lattice`:
+:mod:`aoegrid.show.plotting` draws it; a click places the point of origin, snapped
+to the points the searches look at (:func:`aoegrid.effects.ranges.origin_lattice`:
 intersections under Starfinder and Pathfinder 2e, the nearest intersection or
 square centre otherwise), and dragging moves it; a drag from it, or the dial,
 aims cones, lines and cubes; controls choose the shape, its size, the preset
@@ -91,19 +91,25 @@ import anywidget
 import numpy as np
 import traitlets
 
-from aoegrid._validate import non_negative, positive
 from aoegrid.area import Area, area
-from aoegrid.battlemap import BattleMapCore, hex_footprint
-from aoegrid.directions import parse_direction
+from aoegrid.board.battlemap import BattleMapCore, hex_footprint
+from aoegrid.effects.ranges import Range
+from aoegrid.effects.targets import Reached
 from aoegrid.errors import AoegridError, InvalidTypeError, InvalidValueError, OffGridError
-from aoegrid.grid import Grid
+from aoegrid.geometry._validate import non_negative, positive
+from aoegrid.geometry.directions import parse_direction
+from aoegrid.geometry.grid import Grid
+from aoegrid.geometry.hexgrid import ROW_SPACING, HexGrid
+from aoegrid.geometry.options import Mode, OriginPoint, parse_option
+from aoegrid.geometry.rules import PRESETS, Rules, resolve_rules
+from aoegrid.geometry.shapes import Cone, Cube, Cylinder, Line, Shape, Sphere
+from aoegrid.geometry.tokens import Space, Token
 from aoegrid.hexarea import HexArea, nearest_corner
-from aoegrid.hexgrid import ROW_SPACING, HexGrid
-from aoegrid.hexplot import _BADGE_SIDE, _rings, hex_outline
 from aoegrid.hextactics import HexPlacement
 from aoegrid.maps import BattleMap
-from aoegrid.options import Mode, OriginPoint, parse_option
-from aoegrid.plotting import (
+from aoegrid.planning.tactics import Placement, Selector, best_placements, placement_scores
+from aoegrid.show.hexplot import _BADGE_SIDE, _rings, hex_outline
+from aoegrid.show.plotting import (
     _BEST,
     _NO_SCORE,
     _STAND_INSET,
@@ -121,12 +127,6 @@ from aoegrid.plotting import (
     _wall_segments,
     outline,
 )
-from aoegrid.ranges import Range
-from aoegrid.rules import PRESETS, Rules, resolve_rules
-from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shape, Sphere
-from aoegrid.tactics import Placement, Selector, best_placements, placement_scores
-from aoegrid.targets import Reached
-from aoegrid.tokens import Space, Token
 
 #: The shapes the controls offer, and the field each one's size is.
 SIZE_FIELDS = {"sphere": "radius", "cylinder": "radius", "cone": "length", "line": "length", "cube": "size"}
@@ -741,7 +741,7 @@ def explore(
     ------
     InvalidTypeError
         ``on`` neither a BattleMap nor a Grid; a shape the controls cannot
-        place (a :class:`~aoegrid.shapes.Shapable`).
+        place (a :class:`~aoegrid.geometry.shapes.Shapable`).
     InvalidValueError
         An unknown preset or mode; ``at`` off the map.
 
@@ -1205,7 +1205,7 @@ _DASHES = {"solid": None, "dashed": [3.7, 1.6], "dotted": [1.0, 1.65], "dashdot"
 _NOT_SEARCHED, _NO_SCORE_INDEX = 255, 254
 #: Colours a continuous score scale is cut into (whole-number scores get one each).
 _LEVELS = 250
-#: The score map's colour map and opacity, as :func:`aoegrid.plotting.plot_scores` draws it by default.
+#: The score map's colour map and opacity, as :func:`aoegrid.show.plotting.plot_scores` draws it by default.
 _SCORE_CMAP, _SCORE_ALPHA = "YlOrRd", 0.85
 
 
@@ -1236,11 +1236,11 @@ def _board(bmap: BattleMapCore, scale: float) -> dict[str, Any]:
     """What the browser draws once: the map's image, grid and walls, the creatures, and the styles of the marks.
 
     Lengths are in squares (on a hex map, hex widths: its map coordinates):
-    line widths and type sizes are :mod:`aoegrid.plotting`'s at ``scale``
+    line widths and type sizes are :mod:`aoegrid.show.plotting`'s at ``scale``
     pixels a square (100 pixels an inch, 72 points), so the page looks as
-    :func:`aoegrid.plotting.plot_area` draws. On a hex map, ``hex`` says
+    :func:`aoegrid.show.plotting.plot_area` draws. On a hex map, ``hex`` says
     where the hexes are (:func:`_hex_layout`) and a creature is a disc on
-    its footprint's centre, as :func:`aoegrid.hexplot.plot_hex_tokens` draws it.
+    its footprint's centre, as :func:`aoegrid.show.hexplot.plot_hex_tokens` draws it.
 
     Examples
     --------
@@ -1290,7 +1290,7 @@ def _hex_layout(g: HexGrid) -> dict[str, Any]:
     a hex further right (down) than the others; ``corners`` are the six
     corners' offsets from a centre, clockwise, flat; ``badge`` the corner a
     cover badge sits in (the upper right) and its sides' share of a square's
-    badge, as :func:`aoegrid.hexplot.plot_hex_area` draws it.
+    badge, as :func:`aoegrid.show.hexplot.plot_hex_area` draws it.
 
     Examples
     --------
@@ -1408,7 +1408,7 @@ def _score_layer(scores: np.ndarray, best: Placement | HexPlacement | None, cast
                  scale: float) -> dict[str, Any]:
     """The score map as the browser draws it: a palette index a lattice point (or direction), the best outlined.
 
-    Colours are :func:`aoegrid.plotting.plot_scores`' (one a whole-number
+    Colours are :func:`aoegrid.show.plotting.plot_scores`' (one a whole-number
     score when they are few whole numbers); the indices go as base64 bytes,
     a byte a point.
 

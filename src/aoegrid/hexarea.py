@@ -5,7 +5,7 @@ or a :class:`~aoegrid.BattleMap` on one. The presets count hexes so:
 
 * **5e / SW5e** (DMG p. 251, "Hex grids"): a point of origin lies on an
   intersection of hexes (a corner); an area affects a hex it covers at least
-  half of (``inclusion="half"``), measured exactly (:mod:`aoegrid.hexcells`);
+  half of (``inclusion="half"``), measured exactly (:mod:`aoegrid.board.hexcells`);
   cover from the lines to a hex's six corners, 3 blocked half, 4 or more
   three-quarters.
 * **Starfinder / Pathfinder / PF2e** (no official hex rules; the common
@@ -42,11 +42,8 @@ import numpy as np
 import shapely
 from numpy.typing import NDArray
 
-from aoegrid.battlemap import BattleMapCore, hex_footprint
-from aoegrid.cover import Cover
-from aoegrid.directions import unit_vector
-from aoegrid.errors import InvalidTypeError, InvalidValueError, OffGridError
-from aoegrid.hexcells import (
+from aoegrid.board.battlemap import BattleMapCore, hex_footprint
+from aoegrid.board.hexcells import (
     EPS,
     blocked_corners,
     fractions,
@@ -55,19 +52,22 @@ from aoegrid.hexcells import (
     polygon_fractions,
     view,
 )
-from aoegrid.hexgrid import CIRCUMRADIUS, HexGrid
-from aoegrid.options import Inclusion, Mode, OriginPoint, SpaceOrigin, parse_option
-from aoegrid.regions import RoundedRect, Sector
-from aoegrid.rules import Rules, resolve_rules
-from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shape, Sphere
-from aoegrid.stencils import _band, _cone_kind, _cone_region, _cube_region, _line_width
-from aoegrid.targets import Reached, _candidates, _chooser, _nearest_first, _record
-from aoegrid.tokens import Token
+from aoegrid.effects.targets import Reached, _candidates, _chooser, _nearest_first, _record
+from aoegrid.errors import InvalidTypeError, InvalidValueError, OffGridError
+from aoegrid.geometry.cover import Cover
+from aoegrid.geometry.directions import unit_vector
+from aoegrid.geometry.hexgrid import CIRCUMRADIUS, HexGrid
+from aoegrid.geometry.options import Inclusion, Mode, OriginPoint, SpaceOrigin, parse_option
+from aoegrid.geometry.regions import RoundedRect, Sector
+from aoegrid.geometry.rules import Rules, resolve_rules
+from aoegrid.geometry.shapes import Cone, Cube, Cylinder, Line, Shape, Sphere
+from aoegrid.geometry.stencils import _band, _cone_kind, _cone_region, _cube_region, _line_width
+from aoegrid.geometry.tokens import Token
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-    from aoegrid.regions import Region
+    from aoegrid.geometry.regions import Region
 
 BoolArray = NDArray[np.bool_]
 FloatArray = NDArray[np.float64]
@@ -205,17 +205,17 @@ class HexArea:
         return "\n".join(lines)
 
     def plot(self, ax: Axes | None = None, **kw: Any) -> Any:
-        """Draw the map's hexes, the area and its creatures (:func:`aoegrid.hexplot.plot_hex_area`, same options).
+        """Draw the map's hexes, the area and its creatures (:func:`aoegrid.show.hexplot.plot_hex_area`, same options).
 
-        Returns the :class:`~aoegrid.plotting.Drawing` of what was drawn.
+        Returns the :class:`~aoegrid.show.plotting.Drawing` of what was drawn.
         """
-        from aoegrid.hexplot import plot_hex_area
+        from aoegrid.show.hexplot import plot_hex_area
 
         return plot_hex_area(self, ax, **kw)
 
     def _repr_png_(self) -> bytes:
         """The picture Jupyter shows (drawn without touching pyplot's state)."""
-        from aoegrid.hexplot import hex_png_bytes
+        from aoegrid.show.hexplot import hex_png_bytes
 
         return hex_png_bytes(self)
 
@@ -504,7 +504,7 @@ def _figure(shape: Shape, origin: tuple[float, float], rules: Rules, grid: HexGr
 
 
 def _outline(fig: Region) -> shapely.Geometry:
-    from aoegrid.hexcells import parts
+    from aoegrid.board.hexcells import parts
 
     pieces = []
     # Negative parts are overlaps counted twice, not holes: the union of the positive ones is the figure.

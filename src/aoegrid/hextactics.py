@@ -1,7 +1,7 @@
 """Tactics on hex maps: range, legal points of origin, movement, and where an area is best placed.
 
-The hex counterparts of :mod:`aoegrid.ranges`, :mod:`aoegrid.movement` and
-:mod:`aoegrid.tactics`, for a :class:`~aoegrid.BattleMap` on a
+The hex counterparts of :mod:`aoegrid.effects.ranges`, :mod:`aoegrid.effects.movement` and
+:mod:`aoegrid.planning.tactics`, for a :class:`~aoegrid.BattleMap` on a
 :class:`~aoegrid.HexGrid` (a bare HexGrid where no walls or creatures are
 read). What the rules leave open is decided so:
 
@@ -13,10 +13,10 @@ read). What the rules leave open is decided so:
   footprint (an adjacent creature is 5 ft away). The origin's height is not
   measured: points lie on the ground, walls are of every height.
 * **Line of effect** (line of sight under Savage Worlds, ``need=``
-  overrides as :func:`aoegrid.ranges.resolve_need` says): a straight line
+  overrides as :func:`aoegrid.effects.ranges.resolve_need` says): a straight line
   from the centre of one of the caster's hexes, or from its footprint's
   centre, to the point, crossing no wall that blocks it
-  (:meth:`aoegrid.visibility.Visibility.sees`; one visibility polygon per
+  (:meth:`aoegrid.board.visibility.Visibility.sees`; one visibility polygon per
   start, kept by the map). A point inside a wall that blocks effect (not at
   its end) is never legal: :func:`aoegrid.hexarea.hex_area` refuses it.
   SW5e's "near side of the obstruction" is not applied on hexes: a point
@@ -32,7 +32,7 @@ read). What the rules leave open is decided so:
   a wall blocking movement that meets the creature's prism
   (:meth:`aoegrid.BattleMap.walls_meeting`). It passes through the hexes of
   creatures as ``Rules.through`` says (hostility by tags,
-  :func:`aoegrid.tokens.hostile`), never ends in another's hexes, and under
+  :func:`aoegrid.geometry.tokens.hostile`), never ends in another's hexes, and under
   rules where creatures are difficult terrain (5e) a step into a position
   overlapping another creature costs double.
 * **Placements** score as :func:`aoegrid.best_placements` does: the number
@@ -79,16 +79,11 @@ import numpy as np
 import shapely
 from numpy.typing import NDArray
 
-from aoegrid._validate import non_negative, shown
-from aoegrid.battlemap import BattleMapCore, hex_footprint
-from aoegrid.directions import parse_direction
-from aoegrid.errors import AoegridWarning, InvalidTypeError, InvalidValueError, OffGridError
-from aoegrid.hexarea import HexArea, _figure, _origin_from_creature, _touching, hex_area
-from aoegrid.hexcells import view
-from aoegrid.hexgrid import CIRCUMRADIUS, HexGrid
-from aoegrid.lattice import answers
-from aoegrid.options import Mode, OriginPoint, Through, parse_option
-from aoegrid.ranges import (
+from aoegrid.board.battlemap import BattleMapCore, hex_footprint
+from aoegrid.board.hexcells import view
+from aoegrid.board.visibility import OriginOnWallError
+from aoegrid.board.walls import Channel
+from aoegrid.effects.ranges import (
     Need,
     OriginCheck,
     Range,
@@ -98,14 +93,19 @@ from aoegrid.ranges import (
     check_shape_range,
     resolve_need,
 )
-from aoegrid.regions import EPS
-from aoegrid.rules import Rules, resolve_rules
-from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shape, Sphere
-from aoegrid.stencils import shape_extent
-from aoegrid.targets import Reached
-from aoegrid.tokens import Selector, Token, hostile, token_selector
-from aoegrid.visibility import OriginOnWallError
-from aoegrid.walls import Channel
+from aoegrid.effects.targets import Reached
+from aoegrid.errors import AoegridWarning, InvalidTypeError, InvalidValueError, OffGridError
+from aoegrid.geometry._validate import non_negative, shown
+from aoegrid.geometry.directions import parse_direction
+from aoegrid.geometry.hexgrid import CIRCUMRADIUS, HexGrid
+from aoegrid.geometry.lattice import answers
+from aoegrid.geometry.options import Mode, OriginPoint, Through, parse_option
+from aoegrid.geometry.regions import EPS
+from aoegrid.geometry.rules import Rules, resolve_rules
+from aoegrid.geometry.shapes import Cone, Cube, Cylinder, Line, Shape, Sphere
+from aoegrid.geometry.stencils import shape_extent
+from aoegrid.geometry.tokens import Selector, Token, hostile, token_selector
+from aoegrid.hexarea import HexArea, _figure, _origin_from_creature, _touching, hex_area
 
 BoolArray = NDArray[np.bool_]
 FloatArray = NDArray[np.float64]
@@ -867,7 +867,7 @@ def hex_reachable(on: HexGrid | BattleMapCore, start: Token | Hex, move: float, 
     through : {"allies", "all", "none"}, optional
         Overrides ``Rules.through``.
     enemies : tags, predicate or tokens, optional
-        Who is hostile to the mover; by default :func:`aoegrid.tokens.hostile`.
+        Who is hostile to the mover; by default :func:`aoegrid.geometry.tokens.hostile`.
 
     Returns
     -------
@@ -969,7 +969,7 @@ def hex_path_distance(on: HexGrid | BattleMapCore, a: Token | Hex, b: Token | He
 
 @dataclass(frozen=True, slots=True, eq=False)
 class HexPlacement:
-    """One way to place an area on a hex map, with what it reaches (fields as :class:`aoegrid.tactics.Placement`).
+    """One way to place an area on a hex map, with what it reaches (fields as :class:`aoegrid.planning.tactics.Placement`).
 
     ``at``: the point of origin ``(x, y)``, or for cones and lines the caster
     (a Token); ``direction``: degrees for cones and lines, else None;

@@ -1,6 +1,6 @@
-"""The public battle map: :class:`~aoegrid.battlemap.BattleMapCore` with its picture.
+"""The public battle map: :class:`~aoegrid.board.battlemap.BattleMapCore` with its picture.
 
-It sits above :mod:`aoegrid.plotting`, so the map model below never imports
+It sits above :mod:`aoegrid.show.plotting`, so the map model below never imports
 presentation; map files (:mod:`aoegrid.io`) return this class.
 """
 
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from aoegrid.battlemap import BattleMapCore
-from aoegrid.gridless import Gridless
-from aoegrid.hexgrid import HexGrid
+from aoegrid.board.battlemap import BattleMapCore
+from aoegrid.geometry.gridless import Gridless
+from aoegrid.geometry.hexgrid import HexGrid
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -25,7 +25,7 @@ class BattleMap(BattleMapCore):
         return {"type": "MultiLineString", "coordinates": [[w.start, w.end] for w in self.walls]}
 
     def plot(self, ax: Axes | None = None, **kw: Any) -> Axes:
-        """Draw the map (:func:`aoegrid.plotting.plot_map`, same options) and return the Axes, as geopandas does.
+        """Draw the map (:func:`aoegrid.show.plotting.plot_map`, same options) and return the Axes, as geopandas does.
 
         Examples
         --------
@@ -36,38 +36,38 @@ class BattleMap(BattleMapCore):
         """
         # The pictures' modules are loaded when a picture is asked for.
         if isinstance(self.grid, HexGrid):
-            from aoegrid.hexplot import plot_hex_map
+            from aoegrid.show.hexplot import plot_hex_map
 
             return plot_hex_map(self, ax, **kw).ax
         if isinstance(self.grid, Gridless):
-            from aoegrid.openplot import plot_open_map
+            from aoegrid.show.openplot import plot_open_map
 
             return plot_open_map(self, ax, **kw).ax
-        from aoegrid.plotting import plot_map
+        from aoegrid.show.plotting import plot_map
 
         return plot_map(self, ax, **kw).ax
 
     def _repr_png_(self) -> bytes:
         """The picture Jupyter shows (drawn without touching pyplot's state)."""
         if isinstance(self.grid, HexGrid):
-            from aoegrid.hexplot import hex_png_bytes
+            from aoegrid.show.hexplot import hex_png_bytes
 
             return hex_png_bytes(self)
         if isinstance(self.grid, Gridless):
-            from aoegrid.openplot import open_png_bytes
+            from aoegrid.show.openplot import open_png_bytes
 
             return open_png_bytes(self)
-        from aoegrid.plotting import png_bytes
+        from aoegrid.show.plotting import png_bytes
 
         return png_bytes(self)
 
     def _repr_html_(self) -> str | None:
-        """An inline SVG of the picture, each token with a tooltip (:func:`aoegrid.plotting.html_of`).
+        """An inline SVG of the picture, each token with a tooltip (:func:`aoegrid.show.plotting.html_of`).
 
         None on a hex grid or the open table: Jupyter shows the PNG (:meth:`_repr_png_`).
         """
         if isinstance(self.grid, (HexGrid, Gridless)):
             return None
-        from aoegrid.plotting import html_of
+        from aoegrid.show.plotting import html_of
 
         return html_of(self)

@@ -1,8 +1,8 @@
 """Areas on the open table: exact outlines, walls, and whom they reach.
 
-On a :class:`~aoegrid.gridless.Gridless` map there are no cells: an area is
+On a :class:`~aoegrid.geometry.gridless.Gridless` map there are no cells: an area is
 the shape's exact outline in map units (a shapely geometry), cut by walls,
-and a creature (:class:`~aoegrid.gridless.OpenToken`) is reached when its
+and a creature (:class:`~aoegrid.geometry.gridless.OpenToken`) is reached when its
 footprint meets the area by the rules' inclusion:
 
 * ``touch``: any overlap (Savage Worlds: "any target even partially beneath
@@ -24,14 +24,14 @@ that radius seen from there (:func:`spread_geometry`); a cylinder under
 rules where it ignores obstructions (Starfinder) is not cut. Areas are
 clipped to the map.
 
-Exactness: circles are polygons of :data:`aoegrid.gridless.QUAD_SEGS`
+Exactness: circles are polygons of :data:`aoegrid.geometry.gridless.QUAD_SEGS`
 sides a quarter turn (their sides stray under 2e-5 of the radius inside the
 true circle). Where no wall cuts a disk-shaped area, reach, inclusion and
 half shares for circular footprints are computed exactly from centres and
 radii; elsewhere shapely's answers on those polygons, with a tolerance of
 2e-5 of the radii, decide. Point tests (``center``, :meth:`OpenArea.raster`)
-use the exact figures of :mod:`aoegrid.regions` and
-:meth:`aoegrid.visibility.Visibility.sees` for bursts.
+use the exact figures of :mod:`aoegrid.geometry.regions` and
+:meth:`aoegrid.board.visibility.Visibility.sees` for bursts.
 
 Heights: a creature fills the prism from its elevation to its top
 (:meth:`OpenToken.prism`). A sphere at elevation ``z`` meets it where its
@@ -55,20 +55,27 @@ import numpy as np
 import shapely
 from numpy.typing import NDArray
 
-from aoegrid._validate import point, positive, real
-from aoegrid.battlemap import BattleMapCore
-from aoegrid.cover import Cover, CoverRule
-from aoegrid.directions import right_normal, unit_vector
+from aoegrid.board.battlemap import BattleMapCore
+from aoegrid.board.visibility import OriginOnWallError, Visibility
+from aoegrid.effects.targets import (
+    Reached,
+    _candidates,
+    _check_limit,
+    _chooser,
+    _nearest_first,
+    _record,
+)
 from aoegrid.errors import IllegalOriginError, InvalidTypeError, InvalidValueError, OffGridError
-from aoegrid.gridless import Footprint, Gridless, OpenToken, circle
-from aoegrid.options import Inclusion, Mode, parse_option
-from aoegrid.regions import EPS, ConvexPolygon, Region, RoundedRect
-from aoegrid.rules import Rules, resolve_rules
-from aoegrid.shapes import Cone, Cube, Cylinder, Line, Shape, Sphere
-from aoegrid.stencils import _cone_kind, _cone_region, _cube_region, _line_width
-from aoegrid.targets import Reached, _candidates, _check_limit, _chooser, _nearest_first, _record
-from aoegrid.tokens import token_selector
-from aoegrid.visibility import OriginOnWallError, Visibility
+from aoegrid.geometry._validate import point, positive, real
+from aoegrid.geometry.cover import Cover, CoverRule
+from aoegrid.geometry.directions import right_normal, unit_vector
+from aoegrid.geometry.gridless import Footprint, Gridless, OpenToken, circle
+from aoegrid.geometry.options import Inclusion, Mode, parse_option
+from aoegrid.geometry.regions import EPS, ConvexPolygon, Region, RoundedRect
+from aoegrid.geometry.rules import Rules, resolve_rules
+from aoegrid.geometry.shapes import Cone, Cube, Cylinder, Line, Shape, Sphere
+from aoegrid.geometry.stencils import _cone_kind, _cone_region, _cube_region, _line_width
+from aoegrid.geometry.tokens import token_selector
 
 #: Relative tolerance of tests on polygons standing for circles (their sides
 #: stray under 1.9e-5 of the radius inside the circle).
@@ -84,7 +91,7 @@ def _table(on: Any) -> tuple[Gridless, BattleMapCore | None]:
 
 
 def _polygon(region: Region) -> shapely.Geometry:
-    """A convex figure of :mod:`aoegrid.regions` as a polygon: its outline's points, arcs sampled, hulled."""
+    """A convex figure of :mod:`aoegrid.geometry.regions` as a polygon: its outline's points, arcs sampled, hulled."""
     segs, arcs = region.boundary()
     pts = [segs[:, :2]]
     for cx, cy, r, t0, t1 in arcs:
@@ -570,17 +577,17 @@ class OpenArea:
 
     # -- pictures ---------------------------------------------------------------------------------
     def plot(self, ax: Any = None, **kw: Any) -> Any:
-        """Draw the area, the map's walls and its creatures (:func:`aoegrid.openplot.plot_open_area`, same options).
+        """Draw the area, the map's walls and its creatures (:func:`aoegrid.show.openplot.plot_open_area`, same options).
 
-        Returns the :class:`~aoegrid.plotting.Drawing` of what was drawn.
+        Returns the :class:`~aoegrid.show.plotting.Drawing` of what was drawn.
         """
-        from aoegrid.openplot import plot_open_area
+        from aoegrid.show.openplot import plot_open_area
 
         return plot_open_area(self, ax, **kw)
 
     def _repr_png_(self) -> bytes:
         """The picture Jupyter shows (drawn without touching pyplot's state)."""
-        from aoegrid.openplot import open_png_bytes
+        from aoegrid.show.openplot import open_png_bytes
 
         return open_png_bytes(self)
 

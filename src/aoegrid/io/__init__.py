@@ -39,16 +39,50 @@ side by side: :mod:`aoegrid.io.uvtt`, :mod:`aoegrid.io.foundry`,
 
 Examples
 --------
+>>> from aoegrid.io import demo_map
 >>> m = demo_map()
 >>> m.info.format, m.info.pixels_per_square, m.info.offset
 ('uvtt 0.3', 64.0, (0.0, 0.0))
 """
 
-from aoegrid.io.common import Level, Light, MapFileError, MapInfo, decode_text
-from aoegrid.io.foundry import add_templates, read_foundry
-from aoegrid.io.load import load_map
-from aoegrid.io.text import hex_text, read_text_map
-from aoegrid.io.uvtt import demo_map, read_uvtt
+from typing import TYPE_CHECKING
+
+# Loaded on first use (PEP 562): `import aoegrid.io.export` (the JSON records, which the
+# command line imports at start-up) does not load the map readers.
+_LAZY = {
+    "Level": "aoegrid.io.common",
+    "Light": "aoegrid.io.common",
+    "MapFileError": "aoegrid.io.common",
+    "MapInfo": "aoegrid.io.common",
+    "decode_text": "aoegrid.io.common",
+    "add_templates": "aoegrid.io.foundry",
+    "read_foundry": "aoegrid.io.foundry",
+    "load_map": "aoegrid.io.load",
+    "hex_text": "aoegrid.io.text",
+    "read_text_map": "aoegrid.io.text",
+    "demo_map": "aoegrid.io.uvtt",
+    "read_uvtt": "aoegrid.io.uvtt",
+}
+
+if TYPE_CHECKING:
+    from aoegrid.io.common import Level, Light, MapFileError, MapInfo, decode_text
+    from aoegrid.io.foundry import add_templates, read_foundry
+    from aoegrid.io.load import load_map
+    from aoegrid.io.text import hex_text, read_text_map
+    from aoegrid.io.uvtt import demo_map, read_uvtt
+else:
+
+    def __getattr__(name: str):
+        import importlib
+
+        if name not in _LAZY:
+            raise AttributeError(f"module 'aoegrid.io' has no attribute {name!r}")
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value  # later lookups are plain attribute reads
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted(set(globals()) | set(_LAZY))
 
 __all__ = [
     "Level",

@@ -23,9 +23,9 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple, NoReturn
 
-from aoegrid._validate import shown, shown_int
 from aoegrid.errors import GridTooLargeError, InvalidTypeError, InvalidValueError
-from aoegrid.grid import Grid
+from aoegrid.geometry._validate import shown, shown_int
+from aoegrid.geometry.grid import Grid
 
 __all__ = ["Level", "Light", "MapFileError", "MapInfo", "decode_text"]
 

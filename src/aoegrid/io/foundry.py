@@ -6,7 +6,7 @@ padding, ``ceil(width * padding / size)`` squares across and the same down.
 :func:`read_foundry` puts walls and tokens on aoegrid's grid and keeps the
 grid size and the padding in :class:`~aoegrid.io.MapInfo`
 (``pixels_per_square``, ``offset``), so what aoegrid computes maps back to
-the scene's pixels: :func:`aoegrid.export.foundry_template` makes a
+the scene's pixels: :func:`aoegrid.io.export.foundry_template` makes a
 ``MeasuredTemplate`` document of an area, and :func:`add_templates` writes a
 copy of the scene holding it.
 
@@ -31,12 +31,14 @@ import shapely
 import shapely.affinity
 from numpy.typing import NDArray
 
-from aoegrid._validate import non_negative, positive
+from aoegrid.board.floors import Floor
+from aoegrid.board.walls import Channel, Wall, WallKind
 from aoegrid.errors import GridTooLargeError, InvalidTypeError, InvalidValueError
-from aoegrid.floors import Floor
-from aoegrid.grid import Grid
-from aoegrid.gridless import Gridless, OpenToken
-from aoegrid.hexgrid import HexGrid
+from aoegrid.geometry._validate import non_negative, positive
+from aoegrid.geometry.grid import Grid
+from aoegrid.geometry.gridless import Gridless, OpenToken
+from aoegrid.geometry.hexgrid import HexGrid
+from aoegrid.geometry.tokens import Token
 from aoegrid.io.common import (
     TOL,
     Fields,
@@ -52,8 +54,6 @@ from aoegrid.io.common import (
     show,
 )
 from aoegrid.maps import BattleMap
-from aoegrid.tokens import Token
-from aoegrid.walls import Channel, Wall, WallKind
 
 __all__ = ["GRID_TYPES", "TEMPLATE_TYPES", "HexScene", "add_templates", "foundry_token_hexes", "hex_scene", "read_foundry"]
 
@@ -125,13 +125,13 @@ def read_foundry(path: str | os.PathLike[str], *, invisible_blocks_effect: bool 
         Regions are not read (terrain is for square grids; a note counts
         them).
 
-        On a gridless scene (grid type 0), a :class:`~aoegrid.gridless.Gridless`
+        On a gridless scene (grid type 0), a :class:`~aoegrid.geometry.gridless.Gridless`
         map in the scene's units: ``width * distance / size`` by ``height *
         distance / size``, a grid unit (``distance``) a Medium creature's
         space; points are pixels less the padding (whole grid sizes, as on
         squares) times ``distance / size``, and ``info.pixels_per_square``
         is ``size / distance``. Tokens become
-        :class:`~aoegrid.gridless.OpenToken` at their centre: a rectangle
+        :class:`~aoegrid.geometry.gridless.OpenToken` at their centre: a rectangle
         ``width`` x ``height`` grid units (Foundry's tokens), a circle for
         V13's ellipse shapes (``shape`` 0 or 1) as wide as tall; one whose
         centre is off the map is skipped with a note.
@@ -877,7 +877,7 @@ def add_templates(
         An exported scene (any layout :func:`read_foundry` reads); it is not
         changed.
     templates : iterable of dict
-        Template documents, e.g. from :func:`aoegrid.export.foundry_template`,
+        Template documents, e.g. from :func:`aoegrid.io.export.foundry_template`,
         appended to the scene's ``templates`` list.
     out : str or path-like
         The file to write (UTF-8 JSON).
@@ -903,7 +903,7 @@ def add_templates(
     --------
     >>> import json, pathlib, tempfile
     >>> import aoegrid as ag
-    >>> from aoegrid.export import foundry_template
+    >>> from aoegrid.io.export import foundry_template
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> scene = {"width": 1000, "height": 800, "padding": 0.25, "walls": [],
     ...          "grid": {"type": 1, "size": 100, "distance": 5, "units": "ft"}}

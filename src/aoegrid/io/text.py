@@ -105,14 +105,14 @@ from typing import Any
 import numpy as np
 import shapely
 
+from aoegrid.board.floors import Floor
+from aoegrid.board.walls import Wall, WallKind
 from aoegrid.errors import InvalidTypeError, InvalidValueError
-from aoegrid.floors import Floor
-from aoegrid.grid import Grid
-from aoegrid.hexgrid import HexGrid, HexOffset, HexOrientation
+from aoegrid.geometry.grid import Grid
+from aoegrid.geometry.hexgrid import HexGrid, HexOffset, HexOrientation
+from aoegrid.geometry.tokens import Token
 from aoegrid.io.common import MapFileError, MapInfo, decode_text, open_file
 from aoegrid.maps import BattleMap
-from aoegrid.tokens import Token
-from aoegrid.walls import Wall, WallKind
 
 __all__ = ["SUFFIXES", "hex_text", "read_text_map"]
 
@@ -121,7 +121,7 @@ SUFFIXES = (".txt", ".map")
 
 _WALLISH = "#+'"
 _DOORS = {"+": False, "'": True}  # character -> open
-#: Terrain characters and their kinds (:class:`aoegrid.options.Terrain` codes).
+#: Terrain characters and their kinds (:class:`aoegrid.geometry.options.Terrain` codes).
 TERRAIN = {"~": 1, "^": 2, "%": 3}
 _ANY_HEIGHT = (-math.inf, math.inf)
 

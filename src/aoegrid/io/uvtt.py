@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import shapely
 
+from aoegrid.board.walls import Wall, WallKind
 from aoegrid.io.common import (
     TOL,
     Fields,
@@ -31,7 +32,6 @@ from aoegrid.io.common import (
     read_json,
 )
 from aoegrid.maps import BattleMap
-from aoegrid.walls import Wall, WallKind
 
 __all__ = ["DEMO_FILE", "SUFFIXES", "demo_map", "read_uvtt"]
 

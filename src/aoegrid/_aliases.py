@@ -17,7 +17,7 @@ import importlib
 import sys
 from importlib.machinery import ModuleSpec
 
-# old short name -> new dotted name (written by restructure.py from the modules it moved)
+# old short name -> new dotted name: every module the folders took in
 MOVED: dict[str, str] = {
     "_boxes": "aoegrid.board._boxes",
     "_kernels": "aoegrid.geometry._kernels",

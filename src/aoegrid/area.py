@@ -157,13 +157,15 @@ def area(
         return open_area(shape, at, on, rules, mode, caster=caster, elevation=elevation, range=range)
     if isinstance(board, HexGrid):
         from aoegrid.hexarea import hex_area
-        from aoegrid.hextactics import hex_check_origin
 
         if elevation != 0.0:
             raise InvalidValueError("on a hex grid, elevation= is not measured yet; place the area without it")
         if range is not None and caster is None:
             raise InvalidValueError("range= is measured from the caster: pass caster= (a Token or a hex (col, row)) too")
         if caster is not None:
+            # The placement search's module, loaded only for a caster's check.
+            from aoegrid.hextactics import hex_check_origin
+
             hex_check = hex_check_origin(shape, at, caster=caster, range=range, on=on, rules=rules)
             if not hex_check.legal:
                 raise IllegalOriginError(hex_check.message, hex_check.reason, hex_check.nearest)

@@ -2,6 +2,7 @@
 
 import json
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -92,9 +93,16 @@ def test_errors_print_below_the_progress_bar(tmp_path):
     csv_path.write_text("shape,size,x,y\nsphere,20,11,8\nsphere,20,30,8\nsphere,10,9,11\n")
     out, err = io.StringIO(), Terminal()
     assert main(["batch", "@demo", str(csv_path), "--skip-errors", "--workers", "1"], stdout=out, stderr=err) == 0
-    lines = err.getvalue().split("\n")
-    assert lines[0] == f"\r[{'#' * 10}{'.' * 20}] 1/3\r\x1b[Kaoegrid: warning: {csv_path}, row 3: origin (30, 8) is " \
-                       "off the 20 x 20 grid; points must lie in [0, 20] x [0, 20] (the border counts) (error record written)"
+    text = err.getvalue()
+    # The bar is wiped (spaces over it, no escape codes), the warning takes its line, the bar is drawn again below.
+    warning, bar = text.split("\n")[:2]
+    assert re.fullmatch(r"(\r[^\r]*)+\r +\r", warning[:warning.index("aoegrid: warning")])
+    assert warning[warning.index("aoegrid: warning"):] == (
+        f"aoegrid: warning: {csv_path}, row 3: origin (30, 8) is off the 20 x 20 grid; points must lie in "
+        "[0, 20] x [0, 20] (the border counts) (error record written)")
+    assert bar.startswith("\r[") and "\x1b" not in text
+    assert re.fullmatch(rf"\[{'#' * 30}\] 3/3 \[\d\d:\d\d<00:00, +[\d.]+ areas/s\]\n"
+                        "2 areas written, 1 error record\n", text.split("\r")[-1])
     assert [json.loads(line)["record"] for line in out.getvalue().splitlines()] == ["batch", "error", "batch"]
 
 

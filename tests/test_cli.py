@@ -160,8 +160,25 @@ def test_batch_shows_progress_on_a_terminal(tmp_path):
     csv_path.write_text("shape,size,x,y\nsphere,20,11,8\nsphere,10,9,11\n")
     out, err = io.StringIO(), Terminal()
     assert main(["batch", "@demo", str(csv_path)], stdout=out, stderr=err) == 0
-    assert err.getvalue().endswith(f"\r[{'#' * 30}] 2/2\n")
+    # tqdm's bar, drawn over itself: the last drawing has the whole count, the time taken and the rate.
+    last = err.getvalue().split("\r")[-1]
+    assert re.fullmatch(rf"\[{'#' * 30}\] 2/2 \[\d\d:\d\d<00:00, +[\d.]+ areas/s\]\n", last), repr(last)
+    assert "\x1b" not in err.getvalue()  # no escape codes: a Windows console would print them as they are
     assert len(out.getvalue().strip().splitlines()) == 2
+
+
+def test_batch_off_a_terminal_writes_no_bar(tmp_path):
+    """A pipe or a CI log gets no bar, nor a carriage return: the skipped rows' warnings, a line each."""
+    import io
+
+    csv_path = tmp_path / "p.csv"
+    csv_path.write_text("shape,size,x,y\nsphere,20,11,8\nsphere,20,30,8\nsphere,10,9,11\n")
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["batch", "@demo", str(csv_path), "--skip-errors", "--workers", "1"], stdout=out, stderr=err) == 0
+    assert err.getvalue() == (
+        f"aoegrid: warning: {csv_path}, row 3: origin (30, 8) is off the 20 x 20 grid; points must lie in "
+        "[0, 20] x [0, 20] (the border counts) (error record written)\n2 areas written, 1 error record\n")
+    assert len(out.getvalue().splitlines()) == 3
 
 
 # --------------------------------------------------------------------------

@@ -77,7 +77,7 @@ from aoegrid.maps import BattleMap
 # import, as the same module objects (see _aliases.py).
 _aliases.install()
 
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the one place: pyproject.toml reads this literal at build time (attr:)
 
 # Loaded on first use (PEP 562), so `import aoegrid` costs what computing an area needs: the map
 # readers (json, importlib.resources), the tactics search and the two systems' extras are a third

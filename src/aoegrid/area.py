@@ -91,11 +91,11 @@ def area(
         obstruction, the point of origin comes into being on the near side
         of that obstruction"), is legal and moves to the wall's near side:
         where the straight line from the centre of the caster's space first
-        meets it (:func:`aoegrid.effects.build.near_side`).
+        meets it (``aoegrid.effects.build.near_side``).
     elevation : float
         Height of the point of origin above the ground, in the grid's unit,
         for creatures above or below it (:meth:`Area.tokens`) and slices
-        (:meth:`Area.at`). A sphere is a ball around it; a cylinder's circle
+        (``Area.at``). A sphere is a ball around it; a cylinder's circle
         is at this height, and it drops from it under Starfinder and rises
         from it under the other presets (``Rules.cylinder_drops``); a cube
         rests on it (its bottom face); a line and a shapable area are bands
@@ -185,7 +185,7 @@ def area(
 class Area(AreaCore):
     """A set of squares on a grid, with how it was made.
 
-    What :func:`area` returns: an :class:`~aoegrid.effects.result.AreaCore` (computed
+    What :func:`area` returns: an ``AreaCore`` (computed
     lazily: walls, cover grades, sight and paths only when read) with the
     creatures it reaches, moving, and pictures on top.
 
@@ -221,7 +221,7 @@ class Area(AreaCore):
     def tokens(self, tokens: Iterable[Token] | None = None, **options: Any) -> list[Reached]:
         """The creatures this area reaches, nearest first, each with its cover.
 
-        ``tokens`` defaults to the map's. See :func:`aoegrid.effects.targets.reached`
+        ``tokens`` defaults to the map's. See ``aoegrid.effects.targets.reached``
         for the options (``membership``, ``where``, ``tags``, ``exclude``,
         ``limit``).
         """
@@ -281,7 +281,7 @@ class Area(AreaCore):
         return [t for k, t in now.items() if k not in before], [t for k, t in before.items() if k not in now]
 
     def plot(self, ax: Axes | None = None, **kw: Any) -> Axes:
-        """Draw the area on its map (:func:`aoegrid.show.plotting.plot_area`, same options) and return the Axes.
+        """Draw the area on its map (``aoegrid.show.plotting.plot_area``, same options) and return the Axes.
 
         As geopandas' ``GeoDataFrame.plot``: pass an Axes to draw on it, or
         get a new one (on a new Figure, not pyplot's).
@@ -318,7 +318,7 @@ class Area(AreaCore):
         """A text picture: ``#`` covered, ``.`` not, the origin marked.
 
         ``margin=None`` draws the whole grid; a number draws the area and its
-        origin with that many squares around. See :func:`aoegrid.show.text.render`.
+        origin with that many squares around. See ``aoegrid.show.text.render``.
         """
         from aoegrid.show.text import render
 

@@ -801,29 +801,33 @@ def _run_dask(address: str, maps: dict[str, BattleMap | str], jobs: list[_Job]) 
 
 
 class _Progress:
-    """A progress bar on its own line of a terminal; messages print below it."""
+    """aoegrid batch's progress bar on a terminal: tqdm's, with the time taken, the time left and the
+    rate; messages print above it. Off a terminal (a pipe, a CI log) only the messages are written."""
+
+    #: [###########...................] 12/30 [00:04<00:06, 2.91 areas/s]
+    FORMAT = "[{bar:30}] {n_fmt}/{total_fmt} [{elapsed}<{remaining}, {rate_fmt}]"
 
     def __init__(self, stream: TextIO, total: int, show: bool) -> None:
-        self.stream, self.total, self.show, self.done = stream, total, show, 0
+        self.stream = stream
+        self.bar: Any = None  # a tqdm bar, when shown
+        if show:
+            from tqdm import tqdm  # imported here: only a batch on a terminal pays for it
+
+            self.bar = tqdm(total=total, file=stream, unit=" areas", ascii=".#", bar_format=self.FORMAT)
 
     def step(self, n: int) -> None:
-        self.done += n
-        self._draw()
+        if self.bar is not None:
+            self.bar.update(n)
 
     def note(self, message: str) -> None:
-        self.stream.write(("\r\x1b[K" if self.show else "") + message + "\n")
-        self._draw()
+        if self.bar is not None:
+            self.bar.write(message, file=self.stream)  # clears the bar, writes the line, draws the bar again
+        else:
+            self.stream.write(message + "\n")
 
     def close(self) -> None:
-        if self.show:
-            self.stream.write("\n")
-            self.stream.flush()
-
-    def _draw(self) -> None:
-        if self.show:
-            filled = int(30 * self.done / max(self.total, 1))
-            self.stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total}")
-            self.stream.flush()
+        if self.bar is not None:
+            self.bar.close()  # draws the final count and ends its line
 
 
 def _batch_jobs(args: argparse.Namespace) -> tuple[dict[str, BattleMap | str], list[_Job]]:

@@ -25,7 +25,7 @@ class BattleMap(BattleMapCore):
         return {"type": "MultiLineString", "coordinates": [[w.start, w.end] for w in self.walls]}
 
     def plot(self, ax: Axes | None = None, **kw: Any) -> Axes:
-        """Draw the map (:func:`aoegrid.show.plotting.plot_map`, same options) and return the Axes, as geopandas does.
+        """Draw the map (``aoegrid.show.plotting.plot_map``, same options) and return the Axes, as geopandas does.
 
         Examples
         --------

@@ -959,7 +959,7 @@ def _reach_test(pts: NDArray[np.float64], tk: OpenToken, table: Gridless, big: f
 def _creature_curves(tk: OpenToken, table: Gridless, big: float, inc: Inclusion, curves: _Curves) -> None:
     """Add the curves bounding where a disk of radius ``big`` reaches the creature, walls aside.
 
-    A circle: the circle of :func:`reach_radius`. A rectangle: by its
+    A circle: the circle of ``reach_radius``. A rectangle: by its
     centre, a circle; touching, the outline of the rectangle grown by
     ``big`` (four sides and four corner circles: exact); half, points on
     its curve (:func:`_half_rect_curve`, found numerically and joined by
@@ -1045,7 +1045,7 @@ def _best_directions(shape: Cone | Line, on: Any, pool: list[OpenToken], rules: 
     creature's centre (from the caster's centre and from where the area
     would start), and wherever two neighbouring bearings reach different
     sets it bisects down to 1e-9 degrees, keeping the bearings either side
-    of each change. Every bearing is checked exactly (:class:`OpenArea`).
+    of each change. Every bearing is checked exactly (``OpenArea``).
     A set reached only within a window narrower than the samples' spacing
     that holds no creature's bearing can be missed.
     """
@@ -1134,20 +1134,20 @@ def open_best_placements(
 
     A cone or line starts at ``caster`` (where its bearing leaves the
     footprint, :func:`open_area` with ``at=caster``); its bearing is
-    searched as :func:`_best_directions` says (``directions`` evenly
+    searched as ``_best_directions`` says (``directions`` evenly
     spaced bearings, 720 by default, refined at every change).
 
     The search is over continuous positions. The set of creatures reached
     changes only across certain curves; every set reached somewhere is
     reached in some face (region, edge or vertex) of their arrangement, and
-    :func:`_arrangement_points` puts a candidate in each: the curves'
+    ``_arrangement_points`` puts a candidate in each: the curves'
     crossings and ends, the middle of every edge between them, and points
     a little off each middle on both sides (``1e-6`` of the map's size,
-    and at least the tolerance of the polygon tests, :data:`TOL`). The
-    curves (:func:`_creature_curves`, :func:`_wall_curves`):
+    and at least the tolerance of the polygon tests, ``TOL``). The
+    curves (``_creature_curves``, ``_wall_curves``):
 
     * where a creature is reached walls aside: a circle of
-      :func:`reach_radius` (circular footprints); for a rectangle its
+      ``reach_radius`` (circular footprints); for a rectangle its
       centre's circle, the outline of it grown by the radius (touch: sides
       and corner circles), or the half-share curve found numerically;
     * the map's edges, and the range circle (``range`` from the caster's
@@ -1164,7 +1164,7 @@ def open_best_placements(
     With walls, ``touch`` and ``half`` follow sampled curves and half-hidden
     footprints: candidates are still checked exactly, and random tests
     find them never worse than a fine lattice. Candidates are checked with
-    :class:`OpenArea` in order of what they reach walls aside (an upper
+    ``OpenArea`` in order of what they reach walls aside (an upper
     bound: walls only take creatures away), stopping when no candidate left
     can beat the ``limit`` best found.
 

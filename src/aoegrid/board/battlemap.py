@@ -77,12 +77,12 @@ class BattleMapCore:
         (``{"difficult": [polygon, ...], "impassable": mask}``) or ``(kind,
         area)`` pairs; an area is a polygon (shapely, or a ring of ``(x, y)``
         points), taking the squares whose centre it holds, or a bool mask
-        of squares (see :mod:`aoegrid.geometry.terrain`). Terrain does not block
+        of squares (see ``aoegrid.geometry.terrain``). Terrain does not block
         effects or sight: walls do.
     floors : iterable of Floor, keyword only
         Floors and ceilings (:class:`aoegrid.Floor`): horizontal polygons,
         holes allowed, at an elevation. A line crossing a floor's plane
-        inside it is blocked (see :mod:`aoegrid.board.heights`); areas and
+        inside it is blocked (see ``aoegrid.board.heights``); areas and
         creatures on the ground are unchanged by a floor above or below.
 
     The walls are clipped to the map (one square beyond its edge), merged

@@ -30,7 +30,7 @@ twelve and 5 nineteen: :meth:`HexGrid.footprint <aoegrid.HexGrid.footprint>`
 steps between a hex of one and a hex of the other (:func:`range_between`).
 
 On a :class:`~aoegrid.BattleMap` with walls an area keeps the hexes a
-straight line from its :attr:`LancerArea.center` reaches some of: Lancer
+straight line from its ``LancerArea.center`` reaches some of: Lancer
 draws cover and line of sight from the blast's centre, and from the user for
 the others.
 
@@ -392,7 +392,7 @@ class LancerArea:
     def targets(self, tokens: Iterable[Token] | None = None) -> list[Token]:
         """The creatures with a hex in the area, in the order given (the map's tokens by default).
 
-        The user (the token filling any of :attr:`user_hexes`) is left out
+        The user (the token filling any of ``user_hexes``) is left out
         of a Burst ("the user or target is not affected") and of Cones and
         Lines, as the Foundry Lancer system ignores the template's creator.
 

@@ -589,7 +589,7 @@ def reachable(
     rules : Rules or str
         The preset: how diagonals count, what terrain costs, whether a
         diagonal may pass a wall's corner, what a large creature pays, whose
-        spaces it moves through (see :mod:`aoegrid.effects.movement`, and the
+        spaces it moves through (see ``aoegrid.effects.movement``, and the
         README's table).
     through : str, optional
         Overrides :attr:`Rules.through`: ``"allies"`` (the spaces of

@@ -3,7 +3,7 @@
 Distances run from the caster's space (its nearest edge) under the rules'
 diagonal count, in the grid's unit; to a point of origin above or below the
 caster, from its prism (its space, from its elevation to its top), counted in
-three dimensions (:func:`aoegrid.geometry.distance.measure3`). :func:`legal_origins` lists every legal
+three dimensions (``aoegrid.geometry.distance.measure3``). :func:`legal_origins` lists every legal
 point of origin on a map (range, line of effect or sight, walls);
 :func:`check_origin` says which rule one point breaks and the nearest legal
 one.
@@ -258,7 +258,7 @@ def distance_from_space(space: Space, p: tuple[float, float], rules: Rules, squa
 
     ``rise``: how far above or below the caster's prism the point lies, in
     the grid's unit (:func:`caster_rise`); the distance is then counted in
-    three dimensions (:func:`aoegrid.geometry.distance.measure3`).
+    three dimensions (``aoegrid.geometry.distance.measure3``).
     """
     x0, y0, x1, y1 = space.bounds
     dx = max(0.0, x0 - p[0], p[0] - x1)
@@ -271,7 +271,7 @@ def distance_from_space(space: Space, p: tuple[float, float], rules: Rules, squa
 def caster_rise(caster: Any, elevation: Any, square: float) -> Any:
     """How far each height ``elevation`` lies above or below the caster, in the grid's unit (0 within its prism).
 
-    The caster's prism is :func:`caster_prism`'s. Scalar for a scalar ``elevation``.
+    The caster's prism is ``caster_prism``'s. Scalar for a scalar ``elevation``.
 
     Examples
     --------
@@ -329,7 +329,7 @@ def in_range(caster: Any, target: Any, rng: Range | float, rules: Rules | str, g
         the nearest point of the caster's prism (a Token's
         :meth:`~aoegrid.Token.prism`; a Space or point stands on the ground,
         as tall as its space is wide), counted in three dimensions by the
-        rules' diagonals (:func:`aoegrid.geometry.distance.measure3`; Starfinder
+        rules' diagonals (``aoegrid.geometry.distance.measure3``; Starfinder
         measures range in three dimensions as it measures flight), so a
         point within the caster's height is measured in the plane. A creature's is counted as on
         the table: the squares from the caster's space to the nearest square
@@ -541,7 +541,7 @@ def can_target(
     the caster's space to any part of the target's space is enough.
     ``need`` is ``"effect"``, ``"sight"`` or ``"both"`` for effects that say
     so ("you cannot use effects that require you to have line of sight");
-    by default the preset's (:func:`resolve_need`).
+    by default the preset's (``resolve_need``).
 
     Examples
     --------
@@ -568,7 +568,7 @@ def space_reaches(source: Space, target: Space, on: BattleMap, channel: Channel)
     return any(see_from(on, channel, p, frame).fraction(window).max() > 1e-9 for p in samples)
 
 
-#: The lattices of points of origin (:func:`origin_lattice`): the step
+#: The lattices of points of origin (``origin_lattice``): the step
 #: between neighbouring points of an :class:`Origins` mask, in squares...
 _STEP = {"intersections": 1.0, "intersections+centers": 0.5}
 #: ...and the kinds of point each holds: name, offset within a square, and
@@ -630,7 +630,7 @@ class Origins:
         it has shape ``(height, width)`` and marks the caster's squares.
     lattice : str
         ``"intersections"``, ``"intersections+centers"`` or ``"caster"``
-        (:func:`origin_lattice`); :attr:`lattices` names the kinds of point.
+        (``origin_lattice``); :attr:`lattices` names the kinds of point.
     caster : Space or None
         The caster's space; None for an effect with no caster
         (``legal_origins(..., caster=None)``).
@@ -718,7 +718,7 @@ class Origins:
 
         ``p`` itself, except where :attr:`moved_to` moves it: under SW5e, a
         point behind an obstruction the caster cannot see comes into being on
-        its near side (:func:`aoegrid.effects.build.near_side`). The caster's space
+        its near side (``aoegrid.effects.build.near_side``). The caster's space
         for ``"caster"``; None when ``p`` is not a legal origin.
 
         Examples
@@ -874,7 +874,7 @@ def legal_origins(
 ) -> Origins:
     """Every legal point of origin for ``shape`` cast by ``caster``.
 
-    The points looked at form a lattice (:func:`origin_lattice`):
+    The points looked at form a lattice (``origin_lattice``):
     intersections under rules whose origins are intersections (Starfinder,
     Pathfinder 2e: "The point of origin of an effect is always a grid
     intersection") and for shapable areas; intersections and square centres
@@ -892,12 +892,12 @@ def legal_origins(
       under Starfinder and Pathfinder ("you must have a clear line of effect
       to the point of origin of the effect") and SW5e ("a clear path", no
       total cover), line of sight under Savage Worlds ("must be able to see
-      his target"); ``need`` overrides (:func:`resolve_need`). Under SW5e
+      his target"); ``need`` overrides (``resolve_need``). Under SW5e
       ("If you choose a point behind an obstruction, the point of origin
       comes into being on the near side of that obstruction") a point the
       caster cannot see, behind a wall, is legal when in range: the line is
       needed to where its effect comes into being, on the wall's near side
-      (:func:`aoegrid.effects.build.near_side`; :attr:`Origins.moved_to` says where),
+      (``aoegrid.effects.build.near_side``; :attr:`Origins.moved_to` says where),
       and the range is measured to the point chosen;
     * it lies inside a wall that blocks effect (not at its end):
       :func:`aoegrid.area` refuses it (:class:`~aoegrid.OriginOnWallError`);
@@ -917,12 +917,12 @@ def legal_origins(
 
     Lines of effect and sight are judged in the plane, every wall taken as
     infinitely tall, unless some wall does not span every height from the
-    caster's prism (:func:`caster_prism`) to ``elevation``: then a point
+    caster's prism (``caster_prism``) to ``elevation``: then a point
     refused so, but reached in the plane among the walls that do span
-    them (:meth:`~aoegrid.BattleMap.full_walls`), is legal when a line in
+    them (``full_walls``), is legal when a line in
     three dimensions reaches it from one of the caster's start points (the
     corners and centre above) at the bottom, middle or top of its prism,
-    blocked by no shorter wall and no floor (:mod:`aoegrid.board.heights`): a
+    blocked by no shorter wall and no floor (``aoegrid.board.heights``): a
     caster sees over a low wall to a point above it. With a floor strictly
     between those heights every point is judged so (a floor cuts lines the
     plane lets through). Under SW5e, where an unseen point moves to the near
@@ -1035,7 +1035,7 @@ def _search_origins(grid: Grid, bmap: BattleMap | None, lattice: str, moves: boo
     """The legal origins of :func:`legal_origins`, looked for on ``lattice`` (``space`` None: no caster).
 
     ``rise``: how far above or below the caster the points lie (:func:`caster_rise`); ``prism``: the
-    heights the caster fills (:func:`caster_prism`), for lines in three dimensions (:func:`aoegrid.effects.build.seen_in_3d`).
+    heights the caster fills (``caster_prism``), for lines in three dimensions (:func:`aoegrid.effects.build.seen_in_3d`).
     """
     moved_to = None
     refused: dict[str, int] = {}
@@ -1105,7 +1105,7 @@ class OriginCheck:
     ``origin`` is where a legal placement's effect comes into being: ``at``
     itself, or under SW5e, for a point the caster cannot see behind an
     obstruction, the point on its near side
-    (:func:`aoegrid.effects.build.near_side`); None when illegal.
+    (``aoegrid.effects.build.near_side``); None when illegal.
     """
 
     legal: bool

@@ -117,7 +117,7 @@ def distance(
     rise : float
         How far ``q`` lies above ``p`` (below: negative), in the unit of
         ``square``; the distance is then counted in three dimensions
-        (:func:`measure3`: under ``"alternating"`` a move along all three
+        (``measure3``: under ``"alternating"`` a move along all three
         axes counts 1.5 diagonals, as Foundry VTT counts it).
 
     Returns

@@ -74,7 +74,7 @@ class Grid:
     ------
     GridTooLargeError
         When a whole-map query on the grid would not fit in half of this
-        machine's memory (:func:`max_cells`; refused before anything is
+        machine's memory (``max_cells``; refused before anything is
         allocated).
 
     Examples
@@ -117,7 +117,7 @@ class Grid:
         """Whether point ``p`` lies on the grid; its border counts as on it."""
         return 0.0 <= p[0] <= self.width and 0.0 <= p[1] <= self.height
 
-    #: What cells this lattice has (:class:`aoegrid.geometry.lattice.Lattice`).
+    #: What cells this lattice has (``aoegrid.geometry.lattice.Lattice``).
     kind = "square"
 
     @property

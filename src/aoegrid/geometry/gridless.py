@@ -41,7 +41,7 @@ class Gridless:
     ----------
     width, height : float
         The table's size in ``units`` (feet, or inches for Savage Worlds);
-        finite, greater than 0, at most :data:`MAX_EXTENT`.
+        finite, greater than 0, at most ``MAX_EXTENT``.
     units : str
         The unit of sizes and coordinates (``"ft"`` by default).
     square : float, optional
@@ -95,7 +95,7 @@ class Gridless:
         """The map's ``(width, height)`` in map coordinates (its unit)."""
         return (self.width, self.height)
 
-    #: What cells this lattice has (:class:`aoegrid.geometry.lattice.Lattice`): none.
+    #: What cells this lattice has (``aoegrid.geometry.lattice.Lattice``): none.
     kind = "gridless"
 
     @property
@@ -261,7 +261,7 @@ class OpenToken:
         """Half its footprint's width (x) and depth (y), in map units.
 
         ``units`` is the map (:class:`Gridless`), its unit name or a Medium
-        creature's width (:func:`space_of`).
+        creature's width (``space_of``).
         """
         across = self.squares_across * space_of(units)
         w = self.width if self.width is not None else across
@@ -273,7 +273,7 @@ class OpenToken:
         return self.half_extent(units)[0]
 
     def geometry(self, units: Any) -> shapely.Polygon:
-        """Its footprint as a shapely polygon in map units (a circle: :data:`QUAD_SEGS` a quarter turn)."""
+        """Its footprint as a shapely polygon in map units (a circle: ``QUAD_SEGS`` a quarter turn)."""
         hw, hd = self.half_extent(units)
         return _footprint(self.x, self.y, hw, hd, self.footprint is Footprint.RECT)
 
@@ -320,7 +320,7 @@ def frame_of(table: Gridless) -> tuple[float, float, float, float]:
 
 
 def circle(cx: float, cy: float, r: float) -> shapely.Polygon:
-    """The disk of radius ``r`` at ``(cx, cy)`` as a polygon (:data:`QUAD_SEGS`); a point for ``r == 0``."""
+    """The disk of radius ``r`` at ``(cx, cy)`` as a polygon (``QUAD_SEGS``); a point for ``r == 0``."""
     if r <= 0.0:
         return shapely.Point(cx, cy)
     return shapely.Point(cx, cy).buffer(r, quad_segs=QUAD_SEGS)

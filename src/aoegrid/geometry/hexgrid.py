@@ -329,7 +329,7 @@ class HexGrid:
         scale = positive(px, "pixel_size px")
         return (w * scale, h * scale)
 
-    #: What cells this lattice has (:class:`aoegrid.geometry.lattice.Lattice`).
+    #: What cells this lattice has (``aoegrid.geometry.lattice.Lattice``).
     kind = "hex"
 
     @property

@@ -112,7 +112,7 @@ class SpaceOrigin(str, Enum):
 
 
 class Terrain(str, Enum):
-    """What a square of ground is for movement (``BattleMap(..., terrain=)``, :attr:`BattleMap.terrain`).
+    """What a square of ground is for movement (``BattleMap(..., terrain=)``, ``BattleMap.terrain``).
 
     ``open``: plain ground. ``difficult``: rubble, undergrowth, shallow water.
     ``greater-difficult``: Pathfinder 2e's greater difficult terrain

@@ -70,7 +70,7 @@ class Rules:
         and the path length of spreads. Under the other inclusions a shape's
         outline is its true geometry (a sphere is a circle). Heights are
         counted by the same rule in three dimensions
-        (:func:`aoegrid.geometry.distance.measure3`): the alternating rules as Foundry
+        (``aoegrid.geometry.distance.measure3``): the alternating rules as Foundry
         VTT counts them, a move along all three axes 1.5 diagonals;
         ``"equidistant"`` every diagonal one square.
     inclusion : str
@@ -118,7 +118,7 @@ class Rules:
         (Starfinder and Pathfinder 2e: the squares its path passes through).
         ``"center-band"``: the squares whose centre lies in its ``width``-wide
         rectangle, as Foundry VTT's pf2e and dnd5e systems highlight a line
-        (see :class:`aoegrid.geometry.options.LineSquares` and :meth:`for_shape`).
+        (see ``aoegrid.geometry.options.LineSquares`` and :meth:`for_shape`).
     terrain_cost : str
         What a step into difficult terrain costs: ``"squares"`` (Starfinder:
         2 squares, 3 diagonally; greater difficult 4 and 6), ``"plus"``
@@ -142,7 +142,7 @@ class Rules:
     creatures_difficult : bool
         5e: "another creature's space is difficult terrain for you".
     hex_origin : str
-        Where a point of origin may lie on a hex grid (:mod:`aoegrid.hexarea`):
+        Where a point of origin may lie on a hex grid (``aoegrid.hexarea``):
         ``"intersection"``, a hex corner (the 5e DMG's hex rule, p. 251, and
         the Starfinder and Pathfinder convention), or ``"any"`` (Savage
         Worlds' templates).

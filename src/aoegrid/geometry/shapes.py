@@ -134,7 +134,7 @@ class Cone(_Shape):
     Savage Worlds), or one of ``"quarter-circle"``, ``"triangle"``,
     ``"teardrop"``. ``pitch`` aims it up (degrees above the horizontal, to
     90) or down (to -90); the solid it then fills is described in
-    :mod:`aoegrid.geometry._pitch`.
+    ``aoegrid.geometry._pitch``.
 
     Examples
     --------
@@ -172,7 +172,7 @@ class Line(_Shape):
     of a grid line a line lying along it takes its squares (its odd row, for
     a line wider than a square), seen looking along the line: ``"right"``
     (default: south of an eastward line) or ``"left"``. ``pitch`` aims it up
-    or down as a cone's (:mod:`aoegrid.geometry._pitch`).
+    or down as a cone's (``aoegrid.geometry._pitch``).
     """
 
     length: float

@@ -11,8 +11,8 @@ the scene's pixels: :func:`aoegrid.io.export.foundry_template` makes a
 copy of the scene holding it.
 
 Hex scenes (grid types 2 to 5) are read onto a :class:`~aoegrid.HexGrid` as
-Foundry lays its hexes out (:func:`hex_scene`: sizes, padding, legacy
-hexes); :func:`foundry_token_hexes` gives the hexes Foundry shows a token on.
+Foundry lays its hexes out (``hex_scene``: sizes, padding, legacy
+hexes); ``foundry_token_hexes`` gives the hexes Foundry shows a token on.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ from aoegrid.maps import BattleMap
 __all__ = ["GRID_TYPES", "TEMPLATE_TYPES", "HexScene", "add_templates", "foundry_token_hexes", "hex_scene", "read_foundry"]
 
 def _grid_type(f: Fields, g: dict[str, Any], key: str, at: str) -> int:
-    """The scene's grid type, one of :data:`GRID_TYPES` (1, square, when missing)."""
+    """The scene's grid type, one of ``GRID_TYPES`` (1, square, when missing)."""
     value = g.get(key, 1)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value not in GRID_TYPES:
         valid = ", ".join(f"{k} ({v})" for k, v in GRID_TYPES.items())
@@ -113,7 +113,7 @@ def read_foundry(path: str | os.PathLike[str], *, invisible_blocks_effect: bool 
         On a hex scene (grid types 2 to 5), the
         ``HexGrid.from_foundry_type(type, columns, rows, size=distance,
         units=units)`` of the hexes Foundry lays on the scene's rectangle
-        (:func:`hex_scene`: ``grid.size`` is a hex's flat-to-flat size, its
+        (``hex_scene``: ``grid.size`` is a hex's flat-to-flat size, its
         corner-to-corner size in a legacy scene, ``flags.core.legacyHex``
         or the 0.7 to v9 layout; the padding rounds to whole rows and
         columns of hexes as Foundry's does). Walls and tiles are put in map
@@ -168,7 +168,7 @@ def read_foundry(path: str | os.PathLike[str], *, invisible_blocks_effect: bool 
     note counts them).
 
     On a hex scene a token stands on the hexes Foundry shows it on
-    (:func:`foundry_token_hexes`: its position, ``width`` and ``height`` in
+    (``foundry_token_hexes``: its position, ``width`` and ``height`` in
     hexes and its ``shape``, V13, or ``hexagonalShape``, V12; V13's default
     ``RECTANGLE_1`` when it has neither) and becomes ``Token(col, row,
     size=n)``, ``n`` its width in hexes: the creature filling
@@ -204,7 +204,7 @@ def read_foundry(path: str | os.PathLike[str], *, invisible_blocks_effect: bool 
     levels, and ``flags.levels.backgroundElevation``.
 
     Scene regions (v12+) with an enabled ``modifyMovementCost`` behaviour
-    become terrain (:attr:`BattleMap.terrain`): the behaviour's walking
+    become terrain (``BattleMap.terrain``): the behaviour's walking
     difficulty (``system.difficulties.walk``, a cost multiplier; Foundry
     multiplies those of overlapping regions, and so does this) gives each
     square whose centre lies in the region (its shapes, ``rectangle``,
@@ -220,7 +220,7 @@ def read_foundry(path: str | os.PathLike[str], *, invisible_blocks_effect: bool 
     ------
     MapFileError
         Invalid JSON, a missing ``walls`` list or grid size, a field of the
-        wrong type or out of range (a grid type not in :data:`GRID_TYPES`), a NaN coordinate, a wall
+        wrong type or out of range (a grid type not in ``GRID_TYPES``), a NaN coordinate, a wall
         whose Wall Height bottom is above its top, a Levels tile that is no
         valid floor, or a scene too large for this machine.
     OSError
@@ -970,7 +970,7 @@ def _js_round(value: float) -> int:
 class HexScene:
     """Where a Foundry hex scene's hexes lie in its pixels, and aoegrid's :class:`~aoegrid.HexGrid` of them.
 
-    Made by :func:`hex_scene`. Foundry lays its hexes on the whole canvas
+    Made by ``hex_scene``. Foundry lays its hexes on the whole canvas
     (scene and padding), hex ``(i, j)`` (row, column) from the canvas's top
     left; aoegrid's grid holds the hexes of the scene's rectangle, hex
     ``(col, row)`` from its top left, in map coordinates one hex width (the

@@ -141,7 +141,7 @@ class Placement:
         Where the effect comes into being: :attr:`at`, except under SW5e for
         a point the caster cannot see behind an obstruction, which comes
         into being on the obstruction's near side
-        (:func:`aoegrid.effects.build.near_side`); :attr:`area` is placed there
+        (``aoegrid.effects.build.near_side``); :attr:`area` is placed there
         (``ag.area(p.shape, at=p.origin, on=m, rules=...)`` gives it too).
     stand : Token or None
         With ``move=``: the caster where it stands to place the area, moved
@@ -1384,7 +1384,7 @@ def best_placements(
     every intersection under Starfinder and Pathfinder 2e, and every
     intersection and square centre under SW5e and Savage Worlds, whose
     points of origin may lie anywhere
-    (:func:`aoegrid.effects.ranges.origin_lattice`): what :func:`aoegrid.area`
+    (``aoegrid.effects.ranges.origin_lattice``): what :func:`aoegrid.area`
     accepts there, all of it; a point between them (an edge's middle) is not
     tried. The answer is exactly what building the area at each of them
     (``ag.area(shape, at=origin, on=on, rules=rules, mode=mode,
@@ -1452,7 +1452,7 @@ def best_placements(
         placement scoring above its bound raises.
     directions : iterable of degrees or compass names, optional
         For cones and lines: the directions tried (default
-        :data:`DIRECTIONS`, every 5 degrees).
+        ``DIRECTIONS``, every 5 degrees).
     pitches : iterable of degrees, optional
         For cones and lines: the pitches tried with every direction, degrees
         above the horizontal from -90 to 90 (``[0, 30, 60]``; default the
@@ -1468,7 +1468,7 @@ def best_placements(
         How far the caster may move first, in the grid's unit, or a
         :class:`aoegrid.Reach` for it (``ag.reachable(caster, 30, on=m,
         through=...)``, for the movement options it takes); on a hex map a
-        :class:`aoegrid.hextactics.HexReach` (``ag.reachable`` there).
+        ``aoegrid.hextactics.HexReach`` (``ag.reachable`` there).
 
     Returns
     -------
@@ -1628,7 +1628,7 @@ def placement_scores(
         point the caster cannot see behind a wall scores the area on the
         wall's near side (:attr:`Placement.origin`). For cones and lines,
         one score per direction, in increasing degrees
-        (``sorted(directions)``, default :data:`DIRECTIONS`), NaN where the
+        (``sorted(directions)``, default ``DIRECTIONS``), NaN where the
         direction starts inside a wall; with ``move=``, one per square, as
         above. With several heights (``elevation=[...]``), each entry is the
         best score over the heights (a point legal at one height only

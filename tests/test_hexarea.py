@@ -391,3 +391,21 @@ def test_walls_count_where_they_stand_at_the_ground():
     beam = ag.BattleMap(g, walls=[ag.Wall((4.0, 0), (4.0, 6), bottom=8, top=10)])
     assert hex_set(ag.area(ag.Sphere(20), at=corner, on=parapet, rules="5e")) < bare
     assert hex_set(ag.area(ag.Sphere(20), at=corner, on=beam, rules="5e")) == bare
+
+
+@given(col=st.integers(5, 54), row=st.integers(5, 44), k=st.integers(0, 5), n=st.integers(1, 4),
+       orientation=st.sampled_from(["pointy", "flat"]), rules=st.sampled_from(["5e", "starfinder", "center"]))
+@example(col=50, row=40, k=3, n=4, orientation="pointy", rules="5e")
+@example(col=40, row=44, k=0, n=4, orientation="flat", rules="starfinder")
+def test_an_area_is_the_same_anywhere_on_a_large_map(col, row, k, n, orientation, rules):
+    """The window of hexes worked out holds the whole area wherever it lies, not just near the top-left:
+    moved by an even number of staggered rows (columns) and any number of the others, it is the same."""
+    g = ag.HexGrid(60, 50, orientation=orientation)
+    if rules == "center":
+        rules = ag.Rules.preset("5e").replace(inclusion="center")
+    pointy = orientation == "pointy"
+    ref = (8 + (col % 2 if not pointy else 0), 8 + (row % 2 if pointy else 0))
+    far = ag.area(ag.Sphere(5 * n), at=g.corners(col, row)[k], on=g, rules=rules)
+    near = ag.area(ag.Sphere(5 * n), at=g.corners(*ref)[k], on=g, rules=rules)
+    dc, dr = col - ref[0], row - ref[1]
+    assert hex_set(far) == {(c + dc, r + dr) for c, r in near.hexes}

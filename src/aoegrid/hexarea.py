@@ -56,7 +56,7 @@ from aoegrid.effects.targets import Reached, _candidates, _chooser, _nearest_fir
 from aoegrid.errors import InvalidTypeError, InvalidValueError, OffGridError
 from aoegrid.geometry.cover import Cover
 from aoegrid.geometry.directions import unit_vector
-from aoegrid.geometry.hexgrid import CIRCUMRADIUS, HexGrid
+from aoegrid.geometry.hexgrid import CIRCUMRADIUS, ROW_SPACING, HexGrid
 from aoegrid.geometry.options import Inclusion, Mode, OriginPoint, SpaceOrigin, parse_option
 from aoegrid.geometry.regions import RoundedRect, Sector
 from aoegrid.geometry.rules import Rules, resolve_rules
@@ -356,11 +356,13 @@ class _Window:
         w, h = grid.extent
         x0, x1 = max(min(xs) - pad, 0.0), min(max(xs) + pad, w)
         y0, y1 = max(min(ys) - pad, 0.0), min(max(ys) + pad, h)
-        # Rows and columns are at least sqrt(3)/2 apart: these bounds hold every hex meeting the box.
-        c0 = max(math.floor(x0 / 0.866) - 1, 0)
-        c1 = min(math.ceil(x1 / 0.866) + 1, grid.width)
-        r0 = max(math.floor(y0 / 0.866) - 1, 0)
-        r1 = min(math.ceil(y1 / 0.866) + 1, grid.height)
+        # A hex's centre lies within a hex width of where its column and row put it: neighbouring
+        # columns (rows) are 1 apart across the flats and ROW_SPACING the other way.
+        dx, dy = (1.0, ROW_SPACING) if grid.orientation.value == "pointy" else (ROW_SPACING, 1.0)
+        c0 = max(math.floor((x0 - 1.0) / dx) - 1, 0)
+        c1 = min(math.ceil((x1 + 1.0) / dx) + 1, grid.width)
+        r0 = max(math.floor((y0 - 1.0) / dy) - 1, 0)
+        r1 = min(math.ceil((y1 + 1.0) / dy) + 1, grid.height)
         rows, cols = np.mgrid[r0:r1, c0:c1].astype(np.int64)
         return _Window(grid, r0, c0, cols, rows)
 

@@ -52,6 +52,7 @@ from aoegrid.board.hexcells import (
     polygon_fractions,
     view,
 )
+from aoegrid.effects.build import check_units
 from aoegrid.effects.targets import Reached, _candidates, _chooser, _nearest_first, _record
 from aoegrid.errors import InvalidTypeError, InvalidValueError, OffGridError
 from aoegrid.geometry.cover import Cover
@@ -281,7 +282,7 @@ def hex_area(
         raise InvalidTypeError(
             f"on a hex grid the shape must be an aoegrid Sphere, Cylinder, Cone, Line or Cube, got {shape!r}"
         )
-    _check_units(shape, rules, grid)
+    check_units(shape, rules, grid)
     rules = rules.for_shape(shape)
     source = at if isinstance(at, Token) else None
     own: list[tuple[int, int]] = []
@@ -389,16 +390,6 @@ def _lattice(on: Any) -> tuple[HexGrid, BattleMapCore | None]:
     if isinstance(on, BattleMapCore) and isinstance(on.grid, HexGrid):
         return on.grid, on
     raise InvalidTypeError(f"a hex area is placed on an aoegrid.HexGrid or a BattleMap on one, got {on!r}")
-
-
-def _check_units(shape: Shape, rules: Rules, grid: HexGrid) -> None:
-    for what, units in ((f"{rules.name} rules measure", rules.units), (f"{shape!r} is sized", shape.units)):
-        if units is not None and units != grid.units:
-            raise InvalidValueError(
-                f"{what} in {units!r} but the hex grid is in {grid.units!r} ({grid.size:g} {grid.units} a hex); "
-                f"make the grid in the same unit, e.g. aoegrid.HexGrid({grid.width}, {grid.height}, "
-                f"units={units!r}, size=1)"
-            )
 
 
 def _point(at: Any, grid: HexGrid, rules: Rules) -> tuple[float, float]:

@@ -25,6 +25,7 @@ from aoegrid.errors import InvalidTypeError, InvalidValueError, OffGridError
 from aoegrid.geometry._validate import point, real
 from aoegrid.geometry.directions import right_normal, unit_vector
 from aoegrid.geometry.grid import Grid
+from aoegrid.geometry.hexgrid import HexGrid
 from aoegrid.geometry.options import Mode, OriginPoint, SpaceOrigin, parse_option
 from aoegrid.geometry.rules import Rules, resolve_rules
 from aoegrid.geometry.shapes import SHAPE_TYPES, Cylinder, Line, Shapable, Shape, Sphere
@@ -74,7 +75,7 @@ def build_area(
     mode = parse_option(Mode, mode, "mode")
     if include_origin is not None and not isinstance(include_origin, bool):
         raise InvalidTypeError(f"include_origin must be True, False or None, got {include_origin!r}")
-    _check_units(shape, rules, grid)
+    check_units(shape, rules, grid)
     source_space: Space | None = None  # the creature the area comes from, if any
     if isinstance(at, (Token, Space)):
         source_space = at.space if isinstance(at, Token) else at
@@ -163,14 +164,17 @@ def line_stop(bmap: BattleMapCore, shape: Line, origin: _Origin, rules: Rules, z
     return stop
 
 
-def _check_units(shape: Shape, rules: Rules, grid: Grid) -> None:
-    """Refuse sizes written in another unit than the grid's: they would be silently mis-scaled."""
+def check_units(shape: Shape, rules: Rules, grid: Grid | HexGrid) -> None:
+    """Refuse sizes written in another unit than the grid's (squares or hexes): they would be silently mis-scaled."""
+    hexes = isinstance(grid, HexGrid)
+    board, cell = ("hex grid", "hex") if hexes else ("grid", "square")
     for what, units in ((f"{rules.name} rules measure", rules.units), (f"{shape!r} is sized", shape.units)):
         if units is not None and units != grid.units:
+            make = (f"aoegrid.HexGrid({grid.width}, {grid.height}, units={units!r}, size=1)" if hexes
+                    else f"aoegrid.Grid({grid.width}, {grid.height}, units={units!r})")
             raise InvalidValueError(
-                f"{what} in {units!r} but the grid is in {grid.units!r} "
-                f"({grid.square:g} {grid.units} a square); make the grid in the same unit, "
-                f"e.g. aoegrid.Grid({grid.width}, {grid.height}, units={units!r})"
+                f"{what} in {units!r} but the {board} is in {grid.units!r} "
+                f"({grid.cell_size:g} {grid.units} a {cell}); make the grid in the same unit, e.g. {make}"
             )
 
 

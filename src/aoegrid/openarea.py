@@ -248,7 +248,8 @@ class OpenArea:
             )
         if isinstance(shape, (Cone, Line)) and shape.pitch != 0.0:
             raise InvalidValueError(f"pitched cones and lines are not yet placed on the open table, got pitch={shape.pitch:g}")
-        self._from: OpenToken | None = at if isinstance(at, OpenToken) else None
+        #: The creature the area comes from, if any (as a hex area's ``source``).
+        self.source: OpenToken | None = at if isinstance(at, OpenToken) else None
         self.origin = self._start(at)
         if not t.contains_point(self.origin):
             raise OffGridError(f"origin ({self.origin[0]:g}, {self.origin[1]:g}) is off the {t.width:g} x {t.height:g} {t.units} map")
@@ -331,7 +332,7 @@ class OpenArea:
         s, o = self.shape, self.origin
         if isinstance(s, (Sphere, Cylinder)):
             r = s.radius if radius is None else radius
-            src = self._from
+            src = self.source
             if src is not None and self.rules.from_space.value == "edges":
                 if src.footprint is Footprint.CIRCLE:
                     rr = r + src.radius(self.table)
@@ -366,7 +367,7 @@ class OpenArea:
             return outline.intersection(box)
         assert self._vis is not None and self.battlemap is not None
         if self.mode is Mode.SPREAD:
-            if isinstance(self.shape, (Sphere, Cylinder)) and self._from is None:
+            if isinstance(self.shape, (Sphere, Cylinder)) and self.source is None:
                 geo, seen = spread_geometry(self.battlemap, self.origin, radius, self.frame)
             else:
                 # A spread of another shape: its outline cut by the geodesic disk of its reach.
@@ -521,7 +522,7 @@ class OpenArea:
 
     def distance(self, token: OpenToken) -> float:
         """From the origin (or the creature it comes from) to the nearest point of the creature's prism, straight."""
-        src = self._from if isinstance(self.shape, (Sphere, Cylinder)) else None
+        src = self.source if isinstance(self.shape, (Sphere, Cylinder)) else None
         if src is not None:
             if src.footprint is Footprint.CIRCLE and token.footprint is Footprint.CIRCLE:
                 flat = max(0.0, math.hypot(token.x - src.x, token.y - src.y)

@@ -634,7 +634,7 @@ def _board_template(area: Any, info: Any, fill_color: str) -> dict[str, Any]:
     """:func:`foundry_template` of an area on hexes (flags list its ``hexes``) or on the open table."""
     _check_colour(fill_color)
     grid = area.grid
-    source = getattr(area, "source", None) or getattr(area, "_from", None)
+    source = area.source
     grow = 0.0
     if source is not None and isinstance(area.shape, (Sphere, Cylinder)):
         # An emanation is measured from the creature's hexes (its footprint's edge): drawn round, half of it wider.
@@ -679,7 +679,7 @@ def _board_area_record(area: Any, inputs: Mapping[str, Any] | None, info: Any) -
     if info is None and bmap is not None:
         info = bmap.info
     hexes = isinstance(grid, HexGrid)
-    source = getattr(area, "source", None) or getattr(area, "_from", None)
+    source = area.source
     out: dict[str, Any] = {
         "schema": SCHEMA,
         "record": "hex-area" if hexes else "open-area",
